@@ -1,0 +1,39 @@
+# agent — build, test and benchmark. Every target needs only Go and gcc.
+GO       ?= go
+TAGS     := sqlite_fts5
+VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X main.version=$(VERSION)
+PREFIX   ?= $(HOME)/.local
+export CGO_ENABLED := 1
+
+.PHONY: build test unit e2e bench lint demo install fuzz stress clean
+
+build:
+	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/agent ./cmd/agent
+
+## test: every test — lint, unit and transcript tests with -race, then the
+## end-to-end test against a real Ollama built from source.
+test: lint unit e2e
+
+unit:
+	$(GO) test -race -tags $(TAGS) -count=1 ./...
+
+e2e: build
+	scripts/e2e.sh
+
+bench: build
+	scripts/bench.sh
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet -tags $(TAGS) ./...
+
+demo: build
+	scripts/demo.sh
+
+install: build
+	install -D -m 0755 bin/agent $(PREFIX)/bin/agent
+
+clean:
+	rm -rf bin

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"agent/core"
+	"agent/index"
+	"agent/memory"
+	"agent/profile"
+	"agent/soul"
+)
+
+// Exit codes, as documented in the README (DESIGN.md "CLI contract").
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitNotFound    = 3
+	exitUnavailable = 4
+)
+
+// usageError is a mistake in how the command was called.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// codedError carries an explicit exit code, for the few places where the
+// error value itself does not say it (for example "no results").
+type codedError struct {
+	code int
+	err  error
+}
+
+func (e *codedError) Error() string { return e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
+
+// silentExit ends the process with a code and prints nothing more: the command
+// has already said what it had to (for example search with no hits).
+func silentExit(code int) error { return &codedError{code: code, err: errSilent} }
+
+var errSilent = errors.New("exit without message")
+
+// exitCodes maps the packages' sentinel errors to exit codes. This table is
+// the one place that decision is made.
+var exitCodes = []struct {
+	err  error
+	code int
+}{
+	{core.ErrNoWorkspace, exitFailure},
+	{core.ErrStateDB, exitFailure},
+	{core.ErrModelUnavailable, exitUnavailable},
+	{profile.ErrInvalid, exitUsage},
+	{profile.ErrNotFound, exitNotFound},
+	{soul.ErrInvalid, exitUsage},
+	{soul.ErrNotFound, exitNotFound},
+	{memory.ErrInvalid, exitUsage},
+	{memory.ErrNotFound, exitNotFound},
+	{index.ErrInvalid, exitUsage},
+	{index.ErrNotFound, exitNotFound},
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ce *codedError
+	if errors.As(err, &ce) {
+		return ce.code
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	for _, m := range exitCodes {
+		if errors.Is(err, m.err) {
+			return m.code
+		}
+	}
+	return exitFailure
+}
+
+// reportError prints err to stderr in the one house style: "agent: " before
+// every line, lower-case, no trailing period.
+func reportError(w io.Writer, err error) {
+	if errors.Is(err, errSilent) {
+		return
+	}
+	msg := strings.TrimRight(err.Error(), ".\n")
+	for _, line := range strings.Split(msg, "\n") {
+		fmt.Fprintf(w, "agent: %s\n", line)
+	}
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+)
+
+// writeJSON is the one JSON exporter: indented on a TTY, compact otherwise,
+// always one value followed by a newline. Field names are part of the CLI
+// contract; change them only with the README.
+func (a *app) writeJSON(v any) error {
+	enc := json.NewEncoder(a.io.Out)
+	enc.SetEscapeHTML(false)
+	if a.io.OutTTY {
+		enc.SetIndent("", "  ")
+	}
+	return enc.Encode(v)
+}
+
+// writeTSV writes one record per line for scripts: fields separated by tabs,
+// with tabs and newlines inside a field escaped so a line is always a record.
+func writeTSV(w io.Writer, fields ...string) error {
+	for i, f := range fields {
+		fields[i] = tsvEscaper.Replace(f)
+	}
+	_, err := fmt.Fprintln(w, strings.Join(fields, "\t"))
+	return err
+}
+
+var tsvEscaper = strings.NewReplacer("\\", "\\\\", "\t", "\\t", "\n", "\\n", "\r", "\\r")
+
+// textArg returns the command's single text argument, reading standard input
+// when it is "-". Empty text is refused: an empty note is always a mistake.
+func (a *app) textArg(cmd *cli.Command, what string) (string, error) {
+	if cmd.Args().Len() != 1 {
+		return "", usagef("%s takes exactly one argument: TEXT, or - to read standard input", cmd.FullName())
+	}
+	text := cmd.Args().First()
+	if text == "-" {
+		b, err := io.ReadAll(a.io.In)
+		if err != nil {
+			return "", fmt.Errorf("read standard input: %w", err)
+		}
+		text = string(b)
+	}
+	if strings.TrimSpace(text) == "" {
+		return "", usagef("empty %s: nothing to write", what)
+	}
+	return text, nil
+}
+
+// ansi wraps s in an SGR sequence when colour is on.
+func (a *app) ansi(code, s string) string {
+	if !a.io.Color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}

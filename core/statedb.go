@@ -1,0 +1,227 @@
+package core
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
+
+	"agent/profile"
+	"agent/soul"
+)
+
+//go:embed migrations/*.sql
+var sessionMigrations embed.FS
+
+// ErrStateDB marks a state.db that cannot be used: corrupt, foreign, or from a
+// newer agent. The file is never modified when this is returned.
+var ErrStateDB = errors.New("unusable state.db")
+
+// migrationSet is one package's schema for state.db; applied in this order.
+type migrationSet struct {
+	component string
+	files     fs.FS
+}
+
+func stateMigrations() []migrationSet {
+	return []migrationSet{
+		{"profile", profile.Migrations},
+		{"soul", soul.Migrations},
+		{"core", sessionMigrations},
+	}
+}
+
+// sqliteDSN is the one place connection settings are chosen: a busy timeout so
+// concurrent agent processes wait for each other instead of failing with
+// "database is locked", immediate write transactions so two writers never
+// deadlock upgrading a read lock, and mode=rw so opening never creates a file.
+func sqliteDSN(file string, create bool) string {
+	mode := "rw"
+	if create {
+		mode = "rwc"
+	}
+	return "file:" + file + "?mode=" + mode + "&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on"
+}
+
+// openStateDB opens state.db, checks that it is an agent database this binary
+// understands, then switches it to WAL and applies pending migrations. Nothing
+// is written before the checks pass, so a foreign or corrupt file is left
+// exactly as it was.
+func openStateDB(ctx context.Context, file string, create bool) (*sql.DB, error) {
+	db, err := sql.Open("sqlite3", sqliteDSN(file, create))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", file, err)
+	}
+	if err := checkStateDB(ctx, db, file); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: set WAL: %w", file, err)
+	}
+	if err := migrate(ctx, db, file); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// checkStateDB refuses a file that is not SQLite, fails a quick integrity
+// check, or holds tables but no agent migration record (someone else's db).
+func checkStateDB(ctx context.Context, db *sql.DB, file string) error {
+	var tables []string
+	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table'")
+	if err != nil {
+		return fmt.Errorf("%w: %s is not a readable SQLite database (%v); it was left untouched", ErrStateDB, file, err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return fmt.Errorf("%w: %s: %v", ErrStateDB, file, err)
+		}
+		tables = append(tables, name)
+	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return fmt.Errorf("%w: %s is not a readable SQLite database (%v); it was left untouched", ErrStateDB, file, err)
+	}
+	rows.Close()
+	if len(tables) == 0 {
+		return nil // new, empty database
+	}
+	var result string
+	if err := db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&result); err != nil || result != "ok" {
+		if err != nil {
+			result = err.Error()
+		}
+		return fmt.Errorf("%w: %s is corrupt (%s); it was left untouched — restore it from a backup", ErrStateDB, file, result)
+	}
+	hasRecord := false
+	for _, t := range tables {
+		if t == "schema_migrations" {
+			hasRecord = true
+		}
+	}
+	if !hasRecord {
+		return fmt.Errorf("%w: %s is not an agent database (tables: %s); it was left untouched", ErrStateDB, file, strings.Join(tables, ", "))
+	}
+	known := map[string]bool{}
+	for _, set := range stateMigrations() {
+		names, err := migrationNames(set)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			known[n] = true
+		}
+	}
+	applied, err := appliedMigrations(ctx, db)
+	if err != nil {
+		return fmt.Errorf("%w: %s: read schema_migrations: %v", ErrStateDB, file, err)
+	}
+	for name := range applied {
+		if !known[name] {
+			return fmt.Errorf("%w: %s was written by a newer agent (unknown migration %s); upgrade agent to use it", ErrStateDB, file, name)
+		}
+	}
+	return nil
+}
+
+func migrationNames(set migrationSet) ([]string, error) {
+	entries, err := fs.ReadDir(set.files, "migrations")
+	if err != nil {
+		return nil, fmt.Errorf("read %s migrations: %w", set.component, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".sql") {
+			names = append(names, set.component+"/"+e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+func appliedMigrations(ctx context.Context, db *sql.DB) (map[string]bool, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name FROM schema_migrations")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	applied := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		applied[n] = true
+	}
+	return applied, rows.Err()
+}
+
+// migrate applies each pending migration in its own transaction, recording it
+// in schema_migrations in the same transaction, so a crash never leaves a
+// half-applied schema.
+func migrate(ctx context.Context, db *sql.DB, file string) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate %s: %w", file, err)
+	}
+	applied, err := appliedMigrations(ctx, db)
+	if err != nil {
+		return fmt.Errorf("migrate %s: %w", file, err)
+	}
+	for _, set := range stateMigrations() {
+		names, err := migrationNames(set)
+		if err != nil {
+			return err
+		}
+		for _, name := range names {
+			if applied[name] {
+				continue
+			}
+			body, err := fs.ReadFile(set.files, path.Join("migrations", path.Base(name)))
+			if err != nil {
+				return fmt.Errorf("migrate %s: %w", file, err)
+			}
+			if err := applyMigration(ctx, db, name, string(body)); err != nil {
+				return fmt.Errorf("migrate %s: %s: %w", file, name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func applyMigration(ctx context.Context, db *sql.DB, name, body string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// Another process may have applied it while we waited for the write lock.
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE name = ?", name).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, body); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+		name, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

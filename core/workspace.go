@@ -1,0 +1,190 @@
+// Package core is the runtime: it opens the workspace, assembles the layered
+// context and runs chat turns. It is the only package that knows about all the
+// others; the leaves (profile, soul, memory, index, prompts) never import it.
+package core
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// Names of the files inside a workspace.
+const (
+	SoulFile   = "SOUL.md"
+	MemoryFile = "MEMORY.md"
+	LogsDir    = "logs"
+	StateFile  = "state.db"
+	IndexFile  = "index.db"
+	lockFile   = ".init.lock"
+)
+
+// ErrNoWorkspace is returned by Open when the home has not been initialised.
+var ErrNoWorkspace = errors.New("no workspace")
+
+// Workspace is an open workspace: its home directory and precious state.db.
+// Several processes may hold the same workspace open at once.
+type Workspace struct {
+	Home  string
+	State *sql.DB
+}
+
+// ResolveHome picks the workspace directory: the --home flag, else
+// $AGENT_HOME, else ~/.agent. The result is absolute.
+func ResolveHome(flag string) (string, error) {
+	home := flag
+	if home == "" {
+		home = os.Getenv("AGENT_HOME")
+	}
+	if home == "" {
+		dir, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot find your home directory (set --home or AGENT_HOME): %w", err)
+		}
+		home = filepath.Join(dir, ".agent")
+	}
+	return filepath.Abs(home)
+}
+
+// Path returns the absolute path of a workspace-relative name.
+func (w *Workspace) Path(rel string) string { return filepath.Join(w.Home, rel) }
+
+// Open opens an initialised workspace. It fails with ErrNoWorkspace when the
+// home or its state.db does not exist, and never creates anything.
+func Open(ctx context.Context, home string) (*Workspace, error) {
+	stateFile := filepath.Join(home, StateFile)
+	if _, err := os.Stat(stateFile); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s (run: agent init)", ErrNoWorkspace, home)
+		}
+		return nil, fmt.Errorf("open workspace %s: %w", home, err)
+	}
+	db, err := openStateDB(ctx, stateFile, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Workspace{Home: home, State: db}, nil
+}
+
+// Close releases the database handle.
+func (w *Workspace) Close() error { return w.State.Close() }
+
+// InitResult says what Init created; existing files are never touched.
+type InitResult struct {
+	Home    string   `json:"home"`
+	Created []string `json:"created"` // workspace-relative names, in creation order
+}
+
+// Init creates the workspace if needed: directory, logs/, SOUL.md and
+// MEMORY.md from defaults, state.db with its schema. It is idempotent, never
+// overwrites a file, and holds an exclusive lock so two concurrent inits
+// cannot interleave. The returned workspace is open.
+func Init(ctx context.Context, home string) (*Workspace, *InitResult, error) {
+	res := &InitResult{Home: home}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("init %s: %w", home, err)
+	}
+	unlock, err := lockExclusive(ctx, filepath.Join(home, lockFile))
+	if err != nil {
+		return nil, nil, fmt.Errorf("init %s: %w", home, err)
+	}
+	defer unlock()
+
+	logs := filepath.Join(home, LogsDir)
+	if _, err := os.Stat(logs); errors.Is(err, os.ErrNotExist) {
+		if err := os.Mkdir(logs, 0o700); err != nil {
+			return nil, nil, fmt.Errorf("init %s: %w", logs, err)
+		}
+		res.Created = append(res.Created, LogsDir+"/")
+	}
+	for _, f := range []struct{ name, body string }{
+		{SoulFile, defaultSoul},
+		{MemoryFile, defaultMemory},
+	} {
+		created, err := createIfMissing(filepath.Join(home, f.name), []byte(f.body))
+		if err != nil {
+			return nil, nil, fmt.Errorf("init: %w", err)
+		}
+		if created {
+			res.Created = append(res.Created, f.name)
+		}
+	}
+	stateFile := filepath.Join(home, StateFile)
+	_, statErr := os.Stat(stateFile)
+	db, err := openStateDB(ctx, stateFile, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if errors.Is(statErr, os.ErrNotExist) {
+		res.Created = append(res.Created, StateFile)
+	}
+	return &Workspace{Home: home, State: db}, res, nil
+}
+
+// createIfMissing writes a complete file only if nothing is at path yet: the
+// content goes to a temp file first and is hard-linked into place, which
+// fails rather than replaces when another process (or the user) got there
+// first.
+func createIfMissing(path string, body []byte) (bool, error) {
+	if _, err := os.Lstat(path); err == nil {
+		return false, nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(body); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return false, err
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// lockExclusive takes an advisory flock on path, polling until ctx is done or
+// a generous deadline passes (a stuck init should not hang a script forever).
+func lockExclusive(ctx context.Context, path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, fmt.Errorf("another agent init is still running (lock %s held)", path)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,12 @@
+package memory
+
+import "errors"
+
+// Sentinel errors; wrap them with %w and context. The CLI maps them to exit
+// codes in one place (cmd/agent/exit.go).
+var (
+	// ErrInvalid marks bad input from the user: a usage error (exit 2).
+	ErrInvalid = errors.New("invalid")
+	// ErrNotFound marks a named thing that does not exist (exit 3).
+	ErrNotFound = errors.New("not found")
+)
