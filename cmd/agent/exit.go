@@ -56,6 +56,8 @@ var exitCodes = []struct {
 	{core.ErrNoWorkspace, exitFailure},
 	{core.ErrStateDB, exitFailure},
 	{core.ErrModelUnavailable, exitUnavailable},
+	{core.ErrInvalidInput, exitUsage},
+	{core.ErrNoSession, exitNotFound},
 	{profile.ErrInvalid, exitUsage},
 	{profile.ErrNotFound, exitNotFound},
 	{soul.ErrInvalid, exitUsage},

@@ -26,6 +26,9 @@ func main() {
 type app struct {
 	io  *iostreams
 	now func() time.Time
+	// detachSignals stops SIGINT/SIGTERM from cancelling the command's
+	// context, for the REPL, where Ctrl-C cancels only the reply in progress.
+	detachSignals func()
 	// Set from the global flags before any action runs.
 	homeFlag string
 	jsonOut  bool
@@ -38,7 +41,7 @@ type app struct {
 func run(ctx context.Context, args []string, streams *iostreams) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	a := &app{io: streams, now: time.Now}
+	a := &app{io: streams, now: time.Now, detachSignals: stop}
 	root := a.rootCommand()
 	err := root.Run(ctx, args)
 	if err != nil {

@@ -23,3 +23,11 @@ CREATE TABLE messages (
 );
 
 CREATE INDEX messages_by_session ON messages(session_id, id);
+
+-- Measured characters per token for each model, from Ollama's
+-- prompt_eval_count; makes the context budget match what the model counts.
+CREATE TABLE model_calibration (
+    model           TEXT PRIMARY KEY,
+    chars_per_token REAL NOT NULL,
+    updated_at      TEXT NOT NULL
+);
