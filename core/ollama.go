@@ -1,0 +1,309 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+	"github.com/ollama/ollama/envconfig"
+	"github.com/ollama/ollama/types/model"
+)
+
+// Timeouts for a streamed reply. The api client has none of its own, and a
+// server that stops sending must not hang the terminal forever.
+const (
+	// DefaultStallTimeout is how long a reply may go without a new chunk once
+	// it has started.
+	DefaultStallTimeout = 60 * time.Second
+	// DefaultLoadTimeout is how long to wait for the first chunk: Ollama
+	// sends nothing while it loads the model and evaluates the prompt, which
+	// for a big model on a CPU takes minutes. Same as Ollama's own
+	// OLLAMA_LOAD_TIMEOUT default.
+	DefaultLoadTimeout = 5 * time.Minute
+)
+
+// Values sent when a ChatRequest leaves them zero, so that every request
+// states them explicitly: Ollama's own num_ctx default (4096) would silently
+// cut the front of a long prompt, and a keep_alive of 0 would unload the model
+// after every turn.
+const (
+	ollamaFallbackNumCtx    = 8192
+	ollamaFallbackKeepAlive = 5 * time.Minute
+)
+
+// Ollama is the Model backed by an Ollama server, through its own api client.
+type Ollama struct {
+	client *api.Client
+	host   string // base URL, e.g. http://127.0.0.1:11434
+
+	// StallTimeout and LoadTimeout bound a streamed reply (see the defaults);
+	// zero means the default.
+	StallTimeout time.Duration
+	LoadTimeout  time.Duration
+}
+
+var _ Model = (*Ollama)(nil)
+
+// NewOllama returns an adapter for the server at OLLAMA_HOST, read exactly
+// as Ollama reads it (default http://127.0.0.1:11434). A nil httpClient means
+// one without an overall timeout: replies stream for as long as they need,
+// bounded by the stall and load timeouts instead.
+func NewOllama(httpClient *http.Client) (*Ollama, error) {
+	base := envconfig.Host()
+	if base.Scheme != "http" && base.Scheme != "https" {
+		return nil, fmt.Errorf("%w: OLLAMA_HOST=%q: scheme must be http or https", ErrModelUnavailable, envconfig.Var("OLLAMA_HOST"))
+	}
+	if httpClient == nil {
+		httpClient = &http.Client{}
+	}
+	return &Ollama{client: api.NewClient(base, httpClient), host: base.String()}, nil
+}
+
+// Host is the server's base URL, as used in messages.
+func (o *Ollama) Host() string { return o.host }
+
+// Version asks the server for its version; it is also the reachability check.
+func (o *Ollama) Version(ctx context.Context) (string, error) {
+	v, err := o.client.Version(ctx)
+	if err != nil {
+		return "", o.classify(err, "")
+	}
+	return v, nil
+}
+
+// Show describes an installed model. The context length comes from the
+// model's own metadata, "<architecture>.context_length".
+func (o *Ollama) Show(ctx context.Context, name string) (ModelInfo, error) {
+	resp, err := o.client.Show(ctx, &api.ShowRequest{Model: name})
+	if err != nil {
+		var se api.StatusError
+		if errors.As(err, &se) && se.StatusCode == http.StatusNotFound {
+			return ModelInfo{}, ollamaModelNotFound(name)
+		}
+		return ModelInfo{}, o.classify(err, name)
+	}
+	info := ModelInfo{
+		Name:          NormalizeModel(name),
+		Family:        resp.Details.Family,
+		ParameterSize: resp.Details.ParameterSize,
+		Quantization:  resp.Details.QuantizationLevel,
+		Capabilities:  []string{},
+	}
+	if arch, ok := resp.ModelInfo["general.architecture"].(string); ok {
+		if n, ok := resp.ModelInfo[arch+".context_length"].(float64); ok {
+			info.ContextLength = int(n)
+		}
+	}
+	for _, c := range resp.Capabilities {
+		info.Capabilities = append(info.Capabilities, string(c))
+	}
+	return info, nil
+}
+
+// Check is what runs before the first turn: is the server reachable, and is
+// the model installed? Both failures wrap ErrModelUnavailable and say what to
+// do about them.
+func (o *Ollama) Check(ctx context.Context, name string) (ModelInfo, error) {
+	if _, err := o.Version(ctx); err != nil {
+		return ModelInfo{}, err
+	}
+	return o.Show(ctx, name)
+}
+
+// NormalizeModel spells a model name the way Ollama lists it: a missing tag
+// means ":latest" and the default registry and namespace are dropped
+// ("llama3.2" -> "llama3.2:latest"). A name Ollama would reject is returned
+// as given, for the server to refuse with its own message.
+func NormalizeModel(name string) string {
+	name = strings.TrimSpace(name)
+	n := model.ParseName(name)
+	if !n.IsValid() {
+		return name
+	}
+	return n.DisplayShortest()
+}
+
+// errOllamaStalled is the cancel cause set by the stall watchdog.
+var errOllamaStalled = errors.New("stalled")
+
+// Chat streams one reply. A watchdog cancels the request when no chunk has
+// arrived for LoadTimeout (before the first) or StallTimeout (after it).
+func (o *Ollama) Chat(ctx context.Context, req ChatRequest, onToken func(string)) (Reply, error) {
+	var reply Reply
+	var content strings.Builder
+	done := false
+
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stall := ollamaTimeout(o.StallTimeout, DefaultStallTimeout)
+	load := ollamaTimeout(o.LoadTimeout, DefaultLoadTimeout)
+	watchdog := time.AfterFunc(load, func() { cancel(errOllamaStalled) })
+	waited := load
+
+	err := o.client.Chat(reqCtx, ollamaChatRequest(req), func(r api.ChatResponse) error {
+		watchdog.Reset(stall)
+		waited = stall
+		if r.Message.Content != "" {
+			content.WriteString(r.Message.Content)
+			if onToken != nil {
+				onToken(r.Message.Content)
+			}
+		}
+		for _, tc := range r.Message.ToolCalls {
+			reply.ToolCalls = append(reply.ToolCalls, ToolCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		}
+		if r.Done {
+			done = true
+			reply.PromptEvalCount = r.PromptEvalCount
+			reply.EvalCount = r.EvalCount
+			reply.DoneReason = r.DoneReason
+		}
+		return nil
+	})
+	watchdog.Stop()
+	reply.Content = content.String()
+
+	switch {
+	case ctx.Err() != nil:
+		return reply, fmt.Errorf("reply from %s interrupted: %w", req.Model, ctx.Err())
+	case errors.Is(context.Cause(reqCtx), errOllamaStalled):
+		return reply, &ollamaError{
+			msg: fmt.Sprintf("Ollama at %s stalled: nothing received for %s (model %s)", o.host, waited, req.Model),
+		}
+	case err != nil:
+		return reply, o.classify(err, req.Model)
+	case !done:
+		// The api client ends quietly when the connection drops mid-body;
+		// only the missing final chunk tells a cut reply from a whole one.
+		return reply, &ollamaError{
+			msg: fmt.Sprintf("reply from Ollama at %s was cut off before it finished (model %s)", o.host, req.Model),
+		}
+	}
+	return reply, nil
+}
+
+// ollamaChatRequest renders a ChatRequest on the wire types, with num_ctx and
+// keep_alive always set.
+func ollamaChatRequest(req ChatRequest) *api.ChatRequest {
+	stream := true
+	numCtx := req.NumCtx
+	if numCtx <= 0 {
+		numCtx = ollamaFallbackNumCtx
+	}
+	keep := req.KeepAlive
+	if keep == 0 {
+		keep = ollamaFallbackKeepAlive
+	}
+	opts := map[string]any{"num_ctx": numCtx}
+	if req.NumPredict != 0 {
+		opts["num_predict"] = req.NumPredict
+	}
+	out := &api.ChatRequest{
+		Model:     req.Model,
+		Stream:    &stream,
+		KeepAlive: &api.Duration{Duration: keep},
+		Options:   opts,
+		Messages:  make([]api.Message, 0, len(req.Messages)),
+	}
+	for _, m := range req.Messages {
+		am := api.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName}
+		for _, tc := range m.ToolCalls {
+			args := tc.Arguments
+			if args == nil {
+				args = map[string]any{} // chat templates range over it
+			}
+			am.ToolCalls = append(am.ToolCalls, api.ToolCall{Function: api.ToolCallFunction{Name: tc.Name, Arguments: args}})
+		}
+		out.Messages = append(out.Messages, am)
+	}
+	for _, t := range req.Tools {
+		out.Tools = append(out.Tools, ollamaTool(t))
+	}
+	return out
+}
+
+// ollamaToolProperty is the anonymous property type of api.ToolFunction, named
+// here so it can be built.
+type ollamaToolProperty = struct {
+	Type        api.PropertyType `json:"type"`
+	Items       any              `json:"items,omitempty"`
+	Description string           `json:"description"`
+	Enum        []any            `json:"enum,omitempty"`
+}
+
+func ollamaTool(t ToolSpec) api.Tool {
+	tool := api.Tool{Type: "function"}
+	tool.Function.Name = t.Name
+	tool.Function.Description = t.Description
+	tool.Function.Parameters.Type = "object"
+	tool.Function.Parameters.Required = []string{}
+	tool.Function.Parameters.Properties = map[string]ollamaToolProperty{}
+	for _, p := range t.Parameters {
+		prop := ollamaToolProperty{Type: api.PropertyType{p.Type}, Description: p.Description}
+		for _, e := range p.Enum {
+			prop.Enum = append(prop.Enum, e)
+		}
+		tool.Function.Parameters.Properties[p.Name] = prop
+		if p.Required {
+			tool.Function.Parameters.Required = append(tool.Function.Parameters.Required, p.Name)
+		}
+	}
+	return tool
+}
+
+// ollamaError is a failure talking to Ollama: its message is the one shown to
+// the user, and it always matches ErrModelUnavailable (exit 4).
+type ollamaError struct {
+	msg   string
+	cause error
+}
+
+func (e *ollamaError) Error() string { return e.msg }
+
+func (e *ollamaError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{ErrModelUnavailable}
+	}
+	return []error{ErrModelUnavailable, e.cause}
+}
+
+func ollamaModelNotFound(name string) error {
+	name = strings.TrimSpace(name)
+	return &ollamaError{msg: fmt.Sprintf("model %s not found: run 'ollama pull %s'", NormalizeModel(name), name)}
+}
+
+// ollamaNotFound recognises Ollama's "model \"x\" not found, try pulling it
+// first" (chat) and "model 'x' not found" (show).
+func ollamaNotFound(msg string) bool {
+	return strings.HasPrefix(msg, "model ") && strings.Contains(msg, " not found")
+}
+
+// classify turns an api client error into one that says what happened and
+// what to do. name is the model involved, if any.
+func (o *Ollama) classify(err error, name string) error {
+	var op *net.OpError
+	var se api.StatusError
+	switch {
+	case errors.As(err, &op) && op.Op == "dial":
+		return &ollamaError{msg: fmt.Sprintf("cannot reach Ollama at %s: is 'ollama serve' running?", o.host), cause: err}
+	case name != "" && ollamaNotFound(err.Error()):
+		return ollamaModelNotFound(name)
+	case strings.HasPrefix(err.Error(), "unmarshal:"):
+		return &ollamaError{msg: fmt.Sprintf("malformed reply from Ollama at %s: %v", o.host, err), cause: err}
+	case errors.As(err, &se):
+		return &ollamaError{msg: fmt.Sprintf("Ollama at %s answered %d: %s", o.host, se.StatusCode, se.Error()), cause: err}
+	}
+	return &ollamaError{msg: fmt.Sprintf("Ollama at %s: %v", o.host, err), cause: err}
+}
+
+func ollamaTimeout(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
