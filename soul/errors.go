@@ -1,6 +1,9 @@
 package soul
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors; wrap them with %w and context. The CLI maps them to exit
 // codes in one place (cmd/agent/exit.go).
@@ -10,3 +13,22 @@ var (
 	// ErrNotFound marks a named thing that does not exist (exit 3).
 	ErrNotFound = errors.New("not found")
 )
+
+// kindError carries a complete, user-facing message while still matching a
+// sentinel with errors.Is, so messages read "no soul revision 9" rather than
+// "...: not found".
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+func invalidf(format string, args ...any) error {
+	return &kindError{kind: ErrInvalid, msg: fmt.Sprintf(format, args...)}
+}
+
+func notFoundf(format string, args ...any) error {
+	return &kindError{kind: ErrNotFound, msg: fmt.Sprintf(format, args...)}
+}
