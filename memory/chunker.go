@@ -58,26 +58,12 @@ func ChunkFile(rel string, data []byte, opts ChunkOptions) ([]Chunk, error) {
 	if target <= 0 {
 		target = DefaultTargetChars
 	}
-	c := &chunker{
-		data:   data,
-		lines:  lineStarts(data),
-		target: target,
-		path:   rel,
-		date:   LogDate(rel),
-	}
+	c := newChunker(data)
 	if len(c.lines) == 0 {
 		return nil, nil
 	}
-	c.first = 0
-	if bytes.HasPrefix(data, bom) {
-		c.first = len(bom)
-	}
-	base := c.first + frontMatterLen(data[c.first:])
-	src := data[base:]
-	doc := markdownParser().Parse(text.NewReader(src))
-	c.base = base
-	c.src = src
-	c.walk(doc)
+	c.target, c.path, c.date = target, rel, LogDate(rel)
+	c.walk(c.parse())
 	return c.out, nil
 }
 
@@ -190,6 +176,19 @@ type heading struct {
 
 // span is a 1-based inclusive line range.
 type span struct{ start, end int }
+
+// newChunker prepares a file for parsing: line starts, BOM, front matter.
+func newChunker(data []byte) *chunker {
+	c := &chunker{data: data, lines: lineStarts(data), target: DefaultTargetChars}
+	if bytes.HasPrefix(data, bom) {
+		c.first = len(bom)
+	}
+	c.base = c.first + frontMatterLen(data[c.first:])
+	c.src = data[c.base:]
+	return c
+}
+
+func (c *chunker) parse() ast.Node { return markdownParser().Parse(text.NewReader(c.src)) }
 
 // walk turns the document's top-level blocks into chunks. goldmark's AST is
 // flat at the top: headings are siblings of the blocks they head, so a
