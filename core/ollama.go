@@ -259,8 +259,9 @@ func ollamaTool(t ToolSpec) api.Tool {
 // ollamaError is a failure talking to Ollama: its message is the one shown to
 // the user, and it always matches ErrModelUnavailable (exit 4).
 type ollamaError struct {
-	msg   string
-	cause error
+	msg      string
+	cause    error
+	notFound bool // the server is fine; the model is not installed
 }
 
 func (e *ollamaError) Error() string { return e.msg }
@@ -274,7 +275,13 @@ func (e *ollamaError) Unwrap() []error {
 
 func ollamaModelNotFound(name string) error {
 	name = strings.TrimSpace(name)
-	return &ollamaError{msg: fmt.Sprintf("model %s not found: run 'ollama pull %s'", NormalizeModel(name), name)}
+	return &ollamaError{msg: fmt.Sprintf("model %s not found: run 'ollama pull %s'", NormalizeModel(name), name), notFound: true}
+}
+
+// isModelNotFound tells "model not installed" from the other failures.
+func isModelNotFound(err error) bool {
+	var oe *ollamaError
+	return errors.As(err, &oe) && oe.notFound
 }
 
 // ollamaNotFound recognises Ollama's "model \"x\" not found, try pulling it

@@ -1,7 +1,80 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+
+	"agent/core"
+)
 
 func (a *app) doctorCommand() *cli.Command {
-	return &cli.Command{Name: "doctor", Hidden: true, Usage: "not built yet", Action: a.requireSubcommand}
+	return &cli.Command{
+		Name:  "doctor",
+		Usage: "check the workspace, the index, Ollama and the model",
+		Description: "Each check prints a line: ok or fail, its name, what was found, and on\n" +
+			"failure how to fix it. Exit status: 0 all ok, 4 only Ollama or the model\n" +
+			"failed, 1 anything else failed.",
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Present() {
+				return usagef("doctor takes no arguments")
+			}
+			return a.runDoctor(ctx)
+		},
+	}
+}
+
+func (a *app) runDoctor(ctx context.Context) error {
+	home, err := core.ResolveHome(a.homeFlag)
+	if err != nil {
+		return err
+	}
+	o, err := core.NewOllama(nil)
+	if err != nil {
+		return err
+	}
+	rep := core.Doctor(ctx, home, a.model, o)
+	if err := a.printDoctor(rep); err != nil {
+		return err
+	}
+	return rep.Err()
+}
+
+// printDoctor renders the report: JSON, aligned lines on a terminal, or
+// one tab-separated record per check (status, name, detail, fix) in a pipe.
+func (a *app) printDoctor(rep core.DoctorReport) error {
+	if a.jsonOut {
+		return a.writeJSON(rep)
+	}
+	if !a.io.OutTTY {
+		for _, c := range rep.Checks {
+			if err := writeTSV(a.io.Out, doctorStatus(c.OK), c.Name, c.Detail, c.Fix); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	width := 0
+	for _, c := range rep.Checks {
+		width = max(width, len(c.Name))
+	}
+	for _, c := range rep.Checks {
+		mark := a.ansi("32", "ok  ")
+		if !c.OK {
+			mark = a.ansi("31", "fail")
+		}
+		fmt.Fprintf(a.io.Out, "%s  %-*s  %s\n", mark, width, c.Name, c.Detail)
+		if !c.OK && c.Fix != "" {
+			fmt.Fprintf(a.io.Out, "      %-*s  fix: %s\n", width, "", c.Fix)
+		}
+	}
+	return nil
+}
+
+func doctorStatus(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "fail"
 }

@@ -1,0 +1,255 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"agent/index"
+)
+
+// DoctorCheck is one line of `agent doctor`: what was checked, whether it
+// is healthy, what was found, and on failure how to fix it.
+type DoctorCheck struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix"`
+	// ollama marks the checks whose failure means "model unavailable"
+	// (exit 4) rather than a broken workspace (exit 1).
+	ollama bool
+}
+
+// DoctorReport is the outcome of every check, in a fixed order:
+// workspace, state.db, SOUL.md, MEMORY.md, index, ollama, model.
+type DoctorReport struct {
+	OK     bool          `json:"ok"`
+	Checks []DoctorCheck `json:"checks"`
+}
+
+// What doctor asks state.db.
+const (
+	doctorSQLQuickCheck = "PRAGMA quick_check"
+	doctorSQLMigrations = "SELECT count(*) FROM schema_migrations"
+)
+
+// doctorOllamaTimeout bounds each question to Ollama: doctor must answer
+// even when something accepts the connection and then says nothing.
+const doctorOllamaTimeout = 10 * time.Second
+
+// Doctor checks the workspace at home, its index, and Ollama with the named
+// model. It never changes a file (beyond the schema migrations any command
+// applies when it opens state.db) and always runs every check.
+func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport {
+	var checks []DoctorCheck
+	add := func(c DoctorCheck) { checks = append(checks, c) }
+
+	ws, wsCheck := doctorWorkspace(home)
+	add(wsCheck)
+	if ws {
+		add(doctorStateDB(ctx, home))
+	} else {
+		add(notChecked("state.db", "no workspace", "agent init"))
+	}
+	for _, name := range []string{SoulFile, MemoryFile} {
+		if ws {
+			add(doctorFile(home, name))
+		} else {
+			add(notChecked(name, "no workspace", "agent init"))
+		}
+	}
+	if ws {
+		add(doctorIndex(ctx, home))
+	} else {
+		add(notChecked("index", "no workspace", "agent init"))
+	}
+
+	ollama, reachable := doctorOllama(ctx, o)
+	add(ollama)
+	if reachable {
+		add(doctorModel(ctx, o, modelName))
+	} else {
+		c := notChecked("model", "Ollama unreachable", ollama.Fix)
+		c.ollama = true
+		add(c)
+	}
+
+	rep := DoctorReport{OK: true, Checks: checks}
+	for _, c := range checks {
+		rep.OK = rep.OK && c.OK
+	}
+	return rep
+}
+
+// Err is nil when every check passed. Otherwise it wraps
+// ErrModelUnavailable (exit 4) when only Ollama or the model failed, and is
+// a plain failure (exit 1) when anything in the workspace did.
+func (r DoctorReport) Err() error {
+	failed, workspace := 0, false
+	for _, c := range r.Checks {
+		if !c.OK {
+			failed++
+			workspace = workspace || !c.ollama
+		}
+	}
+	if failed == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("doctor: %d of %d checks failed", failed, len(r.Checks))
+	if workspace {
+		return errors.New(msg)
+	}
+	return &ollamaError{msg: msg + " (Ollama or the model)"}
+}
+
+func notChecked(name, why, fix string) DoctorCheck {
+	return DoctorCheck{Name: name, Detail: "not checked: " + why, Fix: fix}
+}
+
+func doctorWorkspace(home string) (bool, DoctorCheck) {
+	c := DoctorCheck{Name: "workspace", Detail: home}
+	st, err := os.Stat(home)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		c.Detail, c.Fix = "no workspace at "+home, "agent init"
+	case err != nil:
+		c.Detail, c.Fix = err.Error(), "check the permissions of "+home
+	case !st.IsDir():
+		c.Detail, c.Fix = home+" is not a directory", "point --home or AGENT_HOME at a workspace directory"
+	default:
+		if _, err := os.Stat(filepath.Join(home, StateFile)); err != nil {
+			c.Detail, c.Fix = "no workspace at "+home+" (no "+StateFile+")", "agent init"
+		} else {
+			c.OK = true
+		}
+	}
+	return c.OK, c
+}
+
+func doctorStateDB(ctx context.Context, home string) DoctorCheck {
+	c := DoctorCheck{Name: StateFile}
+	ws, err := Open(ctx, home)
+	if err != nil {
+		c.Detail, c.Fix = err.Error(), "restore "+filepath.Join(home, StateFile)+" from a backup"
+		return c
+	}
+	defer ws.Close()
+	var result string
+	if err := ws.State.QueryRowContext(ctx, doctorSQLQuickCheck).Scan(&result); err != nil {
+		result = err.Error()
+	}
+	var migrations int
+	if err := ws.State.QueryRowContext(ctx, doctorSQLMigrations).Scan(&migrations); err != nil {
+		result = err.Error()
+	}
+	if result != "ok" {
+		c.Detail, c.Fix = "quick_check: "+result, "restore "+ws.Path(StateFile)+" from a backup"
+		return c
+	}
+	c.OK, c.Detail = true, fmt.Sprintf("quick_check ok, %d migrations applied", migrations)
+	return c
+}
+
+func doctorFile(home, name string) DoctorCheck {
+	c := DoctorCheck{Name: name}
+	path := filepath.Join(home, name)
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		c.Detail, c.Fix = path+" is missing", "agent init (creates missing files, never touches existing ones)"
+	case err != nil:
+		c.Detail, c.Fix = err.Error(), "check the permissions of "+path
+	default:
+		c.OK, c.Detail = true, fmt.Sprintf("%d bytes", len(b))
+	}
+	return c
+}
+
+func doctorIndex(ctx context.Context, home string) DoctorCheck {
+	c := DoctorCheck{Name: "index", Fix: "agent memory reindex"}
+	if _, err := os.Stat(filepath.Join(home, IndexFile)); errors.Is(err, os.ErrNotExist) {
+		c.Detail = "not built"
+		return c
+	}
+	var warnings []string
+	ix, err := index.Open(ctx, home, func(w string) { warnings = append(warnings, w) })
+	if err != nil {
+		c.Detail = err.Error()
+		return c
+	}
+	defer ix.Close()
+	st, err := ix.Status(ctx)
+	switch {
+	case err != nil:
+		c.Detail = err.Error()
+	case st.Rebuild != "":
+		c.Detail = "must be rebuilt: " + st.Rebuild
+	case st.Changed > 0:
+		c.Detail = doctorPlural(st.Changed, "file") + " changed since the last reindex"
+	default:
+		c.OK, c.Fix = true, ""
+		c.Detail = "fresh: " + doctorPlural(st.Files, "file") + ", " + doctorPlural(st.Chunks, "chunk")
+		if !st.LastReindex.IsZero() {
+			c.Detail += ", indexed " + st.LastReindex.Local().Format("2006-01-02 15:04")
+		}
+	}
+	if !c.OK && len(warnings) > 0 {
+		c.Detail += " (" + strings.Join(warnings, "; ") + ")"
+	}
+	return c
+}
+
+const fixOllama = "start it with 'ollama serve', or point OLLAMA_HOST at it"
+
+func doctorOllama(ctx context.Context, o *Ollama) (DoctorCheck, bool) {
+	c := DoctorCheck{Name: "ollama", ollama: true}
+	ctx, cancel := context.WithTimeout(ctx, doctorOllamaTimeout)
+	defer cancel()
+	v, err := o.Version(ctx)
+	if err != nil {
+		c.Detail, c.Fix = err.Error(), fixOllama
+		return c, false
+	}
+	c.OK, c.Detail = true, fmt.Sprintf("version %s at %s", v, o.Host())
+	return c, true
+}
+
+func doctorModel(ctx context.Context, o *Ollama, name string) DoctorCheck {
+	c := DoctorCheck{Name: "model", ollama: true}
+	ctx, cancel := context.WithTimeout(ctx, doctorOllamaTimeout)
+	defer cancel()
+	info, err := o.Show(ctx, name)
+	if err != nil {
+		c.Detail = err.Error()
+		if isModelNotFound(err) {
+			c.Detail = NormalizeModel(name) + " not installed"
+			c.Fix = "ollama pull " + strings.TrimSpace(name)
+		}
+		return c
+	}
+	c.OK = true
+	c.Detail = info.Name
+	if info.ContextLength > 0 {
+		c.Detail += fmt.Sprintf(", context length %d", info.ContextLength)
+	}
+	if desc := strings.TrimSpace(strings.Join([]string{info.Family, info.ParameterSize, info.Quantization}, " ")); desc != "" {
+		c.Detail += ", " + desc
+	}
+	if !slices.Contains(info.Capabilities, "tools") {
+		c.Detail += ", no tool calling"
+	}
+	return c
+}
+
+// doctorPlural spells a count with its noun: "1 file", "2 files".
+func doctorPlural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
