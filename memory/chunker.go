@@ -164,6 +164,8 @@ type chunker struct {
 	date   string
 
 	headings []heading // the open heading path, outermost first
+	heading  string    // headings joined by HeadingSep, shared by their chunks
+	buf      []byte    // scratch for headingText
 	cur      span      // the chunk being built; cur.start == 0 when none
 	hasBody  bool      // cur holds more than heading lines
 	out      []Chunk
@@ -313,23 +315,31 @@ func (c *chunker) openSection(h *ast.Heading) {
 		t = ""
 	}
 	c.headings = append(c.headings, heading{h.Level, t})
+	c.heading = c.headingPath()
 }
 
 // headingText is the heading's source text with runs of blanks collapsed
 // (a setext heading may span lines). Inline markup is kept as written.
 func (c *chunker) headingText(h *ast.Heading) string {
-	var b strings.Builder
+	b := c.buf[:0]
 	lines := h.Lines()
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
-		for _, f := range strings.Fields(string(seg.Value(c.src))) {
-			if b.Len() > 0 {
-				b.WriteByte(' ')
+		space := i > 0 // a line break separates words too
+		for _, ch := range c.src[seg.Start:seg.Stop] {
+			if ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\f' || ch == '\v' {
+				space = true
+				continue
 			}
-			b.WriteString(f)
+			if space && len(b) > 0 {
+				b = append(b, ' ')
+			}
+			space = false
+			b = append(b, ch)
 		}
 	}
-	return b.String()
+	c.buf = b
+	return string(b)
 }
 
 // flush emits the current chunk if it holds any body text: a heading with
@@ -341,7 +351,7 @@ func (c *chunker) flush() {
 			Path:      c.path,
 			StartLine: c.cur.start,
 			EndLine:   c.cur.end,
-			Heading:   c.headingPath(),
+			Heading:   c.heading,
 			Date:      c.date,
 			Text:      c.text(c.cur),
 		})
