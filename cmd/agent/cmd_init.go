@@ -7,6 +7,8 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/profile"
+	"agent/soul"
 )
 
 func (a *app) initCommand() *cli.Command {
@@ -21,6 +23,18 @@ func (a *app) initCommand() *cli.Command {
 			if cmd.Args().Present() {
 				return usagef("init takes no arguments")
 			}
+			// Validated before anything is created: a bad name is a usage
+			// error, not a half-made workspace.
+			var names []profileName
+			for _, f := range []struct{ flag, key string }{{"agent-name", "agent.name"}, {"user-name", "user.name"}} {
+				if v := cmd.String(f.flag); v != "" {
+					nv, err := profile.Validate(f.key, v)
+					if err != nil {
+						return usagef("--%s: %v", f.flag, err)
+					}
+					names = append(names, profileName{f.key, nv})
+				}
+			}
 			home, err := core.ResolveHome(a.homeFlag)
 			if err != nil {
 				return err
@@ -30,6 +44,13 @@ func (a *app) initCommand() *cli.Command {
 				return err
 			}
 			defer ws.Close()
+			if err := a.initProfile(ctx, profile.NewStore(ws.State, a.now), names); err != nil {
+				return err
+			}
+			// The SOUL.md init created (or found) becomes revision 1.
+			if _, err := a.loadSoul(ctx, soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now)); err != nil {
+				return err
+			}
 			if a.jsonOut {
 				return a.writeJSON(res)
 			}
@@ -41,4 +62,35 @@ func (a *app) initCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+type profileName struct{ key, value string }
+
+// initProfile sets each name only if its key is unset: init is bootstrap,
+// not a way around `agent profile set`. A different existing value is kept,
+// with a hint on how to change it.
+func (a *app) initProfile(ctx context.Context, st *profile.Store, names []profileName) error {
+	for _, n := range names {
+		cur, ok, err := st.Get(ctx, n.key)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !ok:
+			if _, err := st.Set(ctx, profile.ByUser("init"), n.key, n.value); err != nil {
+				return err
+			}
+		case cur != n.value:
+			a.warnf("%s is already %q; change it with: agent profile set %s %s", n.key, cur, n.key, shellQuote(n.value))
+		}
+	}
+	return nil
+}
+
+// shellQuote quotes s for a command line the user may paste.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

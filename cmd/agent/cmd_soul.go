@@ -1,7 +1,297 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v3"
+
+	"agent/core"
+	"agent/soul"
+)
 
 func (a *app) soulCommand() *cli.Command {
-	return &cli.Command{Name: "soul", Hidden: true, Usage: "not built yet", Action: a.requireSubcommand}
+	return &cli.Command{
+		Name:   "soul",
+		Usage:  "SOUL.md, the agent's persona, with every revision kept",
+		Action: a.requireSubcommand,
+		Commands: []*cli.Command{
+			{
+				Name:   "show",
+				Usage:  "print SOUL.md",
+				Action: a.withSoul(0, 0, a.runSoulShow),
+			},
+			{
+				Name:   "edit",
+				Usage:  "edit SOUL.md in $VISUAL or $EDITOR (else vi); saved as a user revision",
+				Action: a.withSoul(0, 0, a.runSoulEdit),
+			},
+			{
+				Name:   "history",
+				Usage:  "list the revisions, newest first",
+				Action: a.withSoul(0, 0, a.runSoulHistory),
+			},
+			{
+				Name:      "diff",
+				Usage:     "diff two revisions; one: REV against the current; none: the last change",
+				ArgsUsage: "[REV] [REV]",
+				Action:    a.withSoul(0, 2, a.runSoulDiff),
+			},
+			{
+				Name:      "revert",
+				Usage:     "restore revision REV (recorded as a new revision)",
+				ArgsUsage: "REV",
+				Action:    a.withSoul(1, 1, a.runSoulRevert),
+			},
+		},
+	}
+}
+
+// withSoul checks the arguments (between min and max revision numbers)
+// before opening the workspace, so a usage error wins over a missing one,
+// then hands the action the soul store and the parsed revisions.
+func (a *app) withSoul(min, max int, run func(ctx context.Context, st *soul.Store, revs []int64) error) cli.ActionFunc {
+	return func(ctx context.Context, cmd *cli.Command) error {
+		if n := cmd.Args().Len(); n < min || n > max {
+			if max == 0 {
+				return usagef("%s takes no arguments", strings.TrimPrefix(cmd.FullName(), "agent "))
+			}
+			return usagef("usage: %s %s", cmd.FullName(), cmd.ArgsUsage)
+		}
+		var revs []int64
+		for _, s := range cmd.Args().Slice() {
+			id, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || id <= 0 {
+				return usagef("REV must be a revision number, not %q (see: agent soul history)", s)
+			}
+			revs = append(revs, id)
+		}
+		ws, err := a.openWorkspace(ctx)
+		if err != nil {
+			return err
+		}
+		defer ws.Close()
+		return run(ctx, soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now), revs)
+	}
+}
+
+// loadSoul loads SOUL.md (recording an editor's change first) and passes its
+// warnings on to stderr.
+func (a *app) loadSoul(ctx context.Context, st *soul.Store) (soul.Soul, error) {
+	s, err := st.Load(ctx)
+	if err != nil {
+		return soul.Soul{}, err
+	}
+	for _, w := range s.Warnings {
+		a.warnf("%s", w)
+	}
+	return s, nil
+}
+
+// JSON shapes of the soul commands; part of the CLI contract
+// (docs/cli-profile.md).
+type (
+	soulShowJSON struct {
+		Revision int64  `json:"revision"`
+		Content  string `json:"content"`
+	}
+	soulRevisionJSON struct {
+		ID        int64  `json:"id"`
+		Author    string `json:"author"`
+		Reason    string `json:"reason"`
+		CreatedAt string `json:"created_at"`
+		SHA256    string `json:"sha256"`
+	}
+	soulDiffJSON struct {
+		From int64  `json:"from"`
+		To   int64  `json:"to"`
+		Diff string `json:"diff"`
+	}
+)
+
+func (a *app) runSoulShow(ctx context.Context, st *soul.Store, _ []int64) error {
+	s, err := a.loadSoul(ctx, st)
+	if err != nil {
+		return err
+	}
+	if a.jsonOut {
+		return a.writeJSON(soulShowJSON{s.Revision, s.Content})
+	}
+	_, err = fmt.Fprint(a.io.Out, s.Content)
+	return err
+}
+
+func (a *app) runSoulHistory(ctx context.Context, st *soul.Store, _ []int64) error {
+	if _, err := a.loadSoul(ctx, st); err != nil {
+		return err
+	}
+	hist, err := st.History(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case a.jsonOut:
+		out := make([]soulRevisionJSON, 0, len(hist))
+		for _, r := range hist {
+			out = append(out, soulRevisionJSON{r.ID, string(r.Author), r.Reason, jsonTime(r.CreatedAt), r.SHA256})
+		}
+		return a.writeJSON(out)
+	case a.io.OutTTY:
+		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.ansi("1", "REV"), a.ansi("1", "WHEN"), a.ansi("1", "AUTHOR"), a.ansi("1", "REASON"))
+		for _, r := range hist {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, ttyTime(r.CreatedAt), r.Author, r.Reason)
+		}
+		return tw.Flush()
+	default:
+		for _, r := range hist {
+			if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), jsonTime(r.CreatedAt), string(r.Author), r.Reason); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// runSoulDiff compares two revisions. With one, REV against the current
+// SOUL.md; with none, the last change: the revision before the current one
+// against the current one. (The file always matches the latest revision
+// once loaded, so "file against latest revision" would always be empty.)
+func (a *app) runSoulDiff(ctx context.Context, st *soul.Store, revs []int64) error {
+	cur, err := a.loadSoul(ctx, st)
+	if err != nil {
+		return err
+	}
+	from, to := int64(0), cur.Revision
+	toContent := cur.Content
+	switch len(revs) {
+	case 0:
+		hist, err := st.History(ctx)
+		if err != nil {
+			return err
+		}
+		if len(hist) < 2 {
+			return a.printSoulDiff(to, to, "")
+		}
+		from = hist[1].ID
+	case 1:
+		from = revs[0]
+	case 2:
+		from, to = revs[0], revs[1]
+		r, err := st.Get(ctx, to)
+		if err != nil {
+			return err
+		}
+		toContent = r.Content
+	}
+	old, err := st.Get(ctx, from)
+	if err != nil {
+		return err
+	}
+	return a.printSoulDiff(from, to, soul.Diff(revName(from), old.Content, revName(to), toContent))
+}
+
+func revName(id int64) string { return "SOUL.md@" + strconv.FormatInt(id, 10) }
+
+func (a *app) printSoulDiff(from, to int64, d string) error {
+	if a.jsonOut {
+		return a.writeJSON(soulDiffJSON{from, to, d})
+	}
+	if a.io.Color {
+		lines := strings.SplitAfter(d, "\n")
+		for i, l := range lines {
+			switch {
+			case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "diff "):
+				lines[i] = a.ansi("1", strings.TrimSuffix(l, "\n")) + "\n"
+			case strings.HasPrefix(l, "+"):
+				lines[i] = a.ansi("32", strings.TrimSuffix(l, "\n")) + "\n"
+			case strings.HasPrefix(l, "-"):
+				lines[i] = a.ansi("31", strings.TrimSuffix(l, "\n")) + "\n"
+			case strings.HasPrefix(l, "@@"):
+				lines[i] = a.ansi("36", strings.TrimSuffix(l, "\n")) + "\n"
+			}
+		}
+		d = strings.Join(lines, "")
+	}
+	_, err := fmt.Fprint(a.io.Out, d)
+	return err
+}
+
+func (a *app) runSoulRevert(ctx context.Context, st *soul.Store, revs []int64) error {
+	// No Load first: revert must also work when SOUL.md is missing.
+	_, err := st.Revert(ctx, revs[0])
+	return err
+}
+
+// runSoulEdit opens a temp copy of SOUL.md in the user's editor and saves it
+// as a user revision if it changed. The copy is kept, and its path printed,
+// whenever saving fails, so an edit is never lost.
+func (a *app) runSoulEdit(ctx context.Context, st *soul.Store, _ []int64) error {
+	cur, err := a.loadSoul(ctx, st)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "agent-soul-")
+	if err != nil {
+		return fmt.Errorf("soul edit: %w", err)
+	}
+	tmp := filepath.Join(dir, core.SoulFile) // the real name, for the editor's syntax highlighting
+	keep := false
+	defer func() {
+		if !keep {
+			os.RemoveAll(dir)
+		}
+	}()
+	if err := os.WriteFile(tmp, []byte(cur.Content), 0o600); err != nil {
+		return fmt.Errorf("soul edit: %w", err)
+	}
+	editor := editorCommand()
+	// Through sh, like git does, so EDITOR="code --wait" works.
+	ed := exec.CommandContext(ctx, "sh", "-c", editor+` "$1"`, "sh", tmp)
+	ed.Stdin, ed.Stdout, ed.Stderr = a.io.In, a.io.Out, a.io.Err
+	if err := ed.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return fmt.Errorf("editor %q exited with status %d; SOUL.md left unchanged", editor, exit.ExitCode())
+		}
+		return fmt.Errorf("run editor %q: %w; SOUL.md left unchanged", editor, err)
+	}
+	b, err := os.ReadFile(tmp)
+	if err != nil {
+		return fmt.Errorf("soul edit: read back %s: %w", tmp, err)
+	}
+	if string(b) == cur.Content {
+		a.infof("no changes; SOUL.md left as it was")
+		return nil
+	}
+	keep = true
+	now, err := st.Load(ctx)
+	if err != nil {
+		return fmt.Errorf("%w (your edit is kept at %s)", err, tmp)
+	}
+	if now.Revision != cur.Revision {
+		return fmt.Errorf("SOUL.md changed while you were editing (now revision %d); your edit is kept at %s", now.Revision, tmp)
+	}
+	if _, err := st.Save(ctx, string(b), soul.User, "soul edit"); err != nil {
+		return fmt.Errorf("%w (your edit is kept at %s)", err, tmp)
+	}
+	keep = false
+	return nil
+}
+
+// editorCommand is $VISUAL, else $EDITOR, else vi.
+func editorCommand() string {
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		if e := strings.TrimSpace(os.Getenv(v)); e != "" {
+			return e
+		}
+	}
+	return "vi"
 }
