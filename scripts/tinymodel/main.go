@@ -1,0 +1,211 @@
+// Command tinymodel writes a tiny random-weight llama model that a real
+// `ollama serve` (v0.9.6) loads and runs in well under a second on a CPU, plus
+// the Modelfile to `ollama create` it. Its replies are noise; what it proves
+// is the path: model check, num_ctx, streaming, prompt_eval_count.
+//
+//	go run ./scripts/tinymodel -o DIR   # writes DIR/tiny.gguf and DIR/Modelfile
+//
+// The weights come from a fixed seed, so the file is byte-for-byte the same
+// on every run and machine.
+package main
+
+import (
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+
+	"github.com/ollama/ollama/fs/ggml"
+)
+
+// The model's shape: the smallest llama that llama.cpp accepts without
+// complaint. Head dimension is embed/heads = 16.
+const (
+	embed         = 64
+	heads         = 4
+	feedForward   = 128
+	blocks        = 1
+	contextLength = 8192 // reported by /api/show as llama.context_length
+	seed          = 20261122
+)
+
+// modelfile gives the model a chat template. It mentions .Tools so Ollama
+// grants the "tools" capability and accepts requests that carry tool specs
+// (agent chat always sends them); num_predict keeps replies short and fast.
+const modelfile = `FROM ./tiny.gguf
+TEMPLATE """{{- if .Tools }}<tools>{{ range .Tools }}{{ .Function.Name }} {{ end }}</tools>
+{{ end }}{{ range .Messages }}<{{ .Role }}>{{ .Content }}
+{{ end }}<assistant>"""
+PARAMETER num_predict 8
+PARAMETER seed 42
+PARAMETER temperature 0.8
+`
+
+func main() {
+	out := flag.String("o", ".", "directory to write tiny.gguf and Modelfile into")
+	flag.Parse()
+	if err := write(*out); err != nil {
+		fmt.Fprintf(os.Stderr, "tinymodel: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "tiny.gguf")
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	tokens, scores, types := vocabulary()
+	kv := ggml.KV{
+		"general.architecture":                   "llama",
+		"general.name":                           "tiny",
+		"general.file_type":                      uint32(ggml.FileTypeF32),
+		"general.alignment":                      uint32(32),
+		"llama.block_count":                      uint32(blocks),
+		"llama.context_length":                   uint32(contextLength),
+		"llama.embedding_length":                 uint32(embed),
+		"llama.feed_forward_length":              uint32(feedForward),
+		"llama.attention.head_count":             uint32(heads),
+		"llama.attention.head_count_kv":          uint32(heads),
+		"llama.attention.layer_norm_rms_epsilon": float32(1e-5),
+		"llama.rope.dimension_count":             uint32(embed / heads),
+		"llama.rope.freq_base":                   float32(10000),
+		"llama.vocab_size":                       uint32(len(tokens)),
+		"tokenizer.ggml.model":                   "llama",
+		"tokenizer.ggml.tokens":                  tokens,
+		"tokenizer.ggml.scores":                  scores,
+		"tokenizer.ggml.token_type":              types,
+		"tokenizer.ggml.unknown_token_id":        uint32(0),
+		"tokenizer.ggml.bos_token_id":            uint32(1),
+		"tokenizer.ggml.eos_token_id":            uint32(2),
+		"tokenizer.ggml.add_bos_token":           true,
+		"tokenizer.ggml.add_eos_token":           false,
+	}
+	if err := ggml.WriteGGUF(f, kv, tensors(types)); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	mf := filepath.Join(dir, "Modelfile")
+	if err := os.WriteFile(mf, []byte(modelfile), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", mf, err)
+	}
+	return nil
+}
+
+// Token types as llama.cpp numbers them.
+const (
+	typeNormal  int32 = 1
+	typeUnknown int32 = 2
+	typeControl int32 = 3
+	typeByte    int32 = 6
+)
+
+// vocabulary is a SentencePiece-style vocabulary: the three control tokens,
+// the 256 byte-fallback tokens, "▁" (a space) and every printable ASCII
+// character. Any text tokenizes (one token per character, bytes otherwise),
+// so prompt_eval_count is roughly the prompt's length in characters.
+func vocabulary() ([]string, []float32, []int32) {
+	tokens := []string{"<unk>", "<s>", "</s>"}
+	types := []int32{typeUnknown, typeControl, typeControl}
+	for b := 0; b < 256; b++ {
+		tokens = append(tokens, fmt.Sprintf("<0x%02X>", b))
+		types = append(types, typeByte)
+	}
+	tokens = append(tokens, "▁")
+	types = append(types, typeNormal)
+	for c := '!'; c <= '~'; c++ {
+		tokens = append(tokens, string(c))
+		types = append(types, typeNormal)
+	}
+	scores := make([]float32, len(tokens))
+	for i := range scores {
+		scores[i] = -float32(i)
+	}
+	return tokens, scores, types
+}
+
+// tensors lists every weight of a one-block llama, filled from the fixed seed.
+func tensors(types []int32) []*ggml.Tensor {
+	vocab := uint64(len(types))
+	rng := rand.New(rand.NewPCG(seed, seed))
+	t := func(name string, shape ...uint64) *ggml.Tensor {
+		n := uint64(1)
+		for _, d := range shape {
+			n *= d
+		}
+		w := make(weights, n)
+		for i := range w {
+			w[i] = float32(rng.NormFloat64() * 0.02)
+		}
+		return &ggml.Tensor{Name: name, Kind: 0 /* F32 */, Shape: shape, WriterTo: w}
+	}
+	ones := func(name string) *ggml.Tensor {
+		w := make(weights, embed)
+		for i := range w {
+			w[i] = 1
+		}
+		return &ggml.Tensor{Name: name, Kind: 0, Shape: []uint64{embed}, WriterTo: w}
+	}
+	ts := []*ggml.Tensor{
+		t("token_embd.weight", embed, vocab),
+		ones("output_norm.weight"),
+		output(rng, types),
+	}
+	for b := 0; b < blocks; b++ {
+		p := fmt.Sprintf("blk.%d.", b)
+		ts = append(ts,
+			ones(p+"attn_norm.weight"),
+			t(p+"attn_q.weight", embed, embed),
+			t(p+"attn_k.weight", embed, embed),
+			t(p+"attn_v.weight", embed, embed),
+			t(p+"attn_output.weight", embed, embed),
+			ones(p+"ffn_norm.weight"),
+			t(p+"ffn_gate.weight", embed, feedForward),
+			t(p+"ffn_up.weight", embed, feedForward),
+			t(p+"ffn_down.weight", feedForward, embed),
+		)
+	}
+	return ts
+}
+
+// output is the output projection, one row of logit weights per token. Only
+// the printable-character tokens get (large) random rows; every other row is
+// zero, so those tokens' logits sit far below the best printable one and are
+// practically never sampled. Replies are then printable noise rather than
+// control tokens or stray UTF-8 bytes, which Ollama would hold back and so
+// leave the reply empty.
+func output(rng *rand.Rand, types []int32) *ggml.Tensor {
+	w := make(weights, embed*len(types))
+	for tok, typ := range types {
+		if typ != typeNormal {
+			continue
+		}
+		for i := 0; i < embed; i++ {
+			w[tok*embed+i] = float32(rng.NormFloat64())
+		}
+	}
+	return &ggml.Tensor{Name: "output.weight", Kind: 0, Shape: []uint64{embed, uint64(len(types))}, WriterTo: w}
+}
+
+// weights is an F32 tensor's data, written little-endian as GGUF stores it.
+type weights []float32
+
+func (w weights) WriteTo(out io.Writer) (int64, error) {
+	buf := make([]byte, 4*len(w))
+	for i, v := range w {
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))
+	}
+	n, err := out.Write(buf)
+	return int64(n), err
+}
