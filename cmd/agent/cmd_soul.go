@@ -96,7 +96,7 @@ func (a *app) loadSoul(ctx context.Context, st *soul.Store) (soul.Soul, error) {
 }
 
 // JSON shapes of the soul commands; part of the CLI contract
-// (docs/cli-profile.md).
+// (docs/cli-soul.md).
 type (
 	soulShowJSON struct {
 		Revision int64  `json:"revision"`
