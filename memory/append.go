@@ -115,7 +115,9 @@ func AppendLogEntry(home string, at time.Time, heading, body string) (AppendResu
 	}
 	lines = containLogBody(lines)
 
-	if err := os.MkdirAll(filepath.Join(home, logsDir), 0o700); err != nil {
+	// Mkdir, not MkdirAll: a missing workspace is an error, not something
+	// to create by accident.
+	if err := os.Mkdir(filepath.Join(home, logsDir), 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 		return res, fmt.Errorf("append to %s: %w", rel, err)
 	}
 	unlock, err := lock(home)

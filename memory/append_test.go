@@ -359,6 +359,12 @@ func TestAppendMissingHome(t *testing.T) {
 	if _, err := AppendFact(home, "x", ""); err == nil || !strings.Contains(err.Error(), home) {
 		t.Errorf("AppendFact in a missing home: %v, want an error naming it", err)
 	}
+	if _, err := AppendLog(home, time.Now(), "x"); err == nil || !strings.Contains(err.Error(), "logs/") {
+		t.Errorf("AppendLog in a missing home: %v, want an error naming the log", err)
+	}
+	if _, err := os.Stat(home); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a failed append created the home (%v)", err)
+	}
 }
 
 // topHeadings lists the text of the document's top-level headings.
