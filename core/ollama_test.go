@@ -13,8 +13,8 @@ import (
 	"agent/core/ollamatest"
 )
 
-// newOllama points an adapter at a fresh fake server.
-func newOllama(t *testing.T) (*core.Ollama, *ollamatest.Server) {
+// newFakeOllama points an adapter at a fresh fake server.
+func newFakeOllama(t *testing.T) (*core.Ollama, *ollamatest.Server) {
 	t.Helper()
 	srv := ollamatest.New(t)
 	t.Setenv("OLLAMA_HOST", srv.Host())
@@ -26,7 +26,7 @@ func newOllama(t *testing.T) (*core.Ollama, *ollamatest.Server) {
 }
 
 func TestOllamaChatStreamsAndSendsEverything(t *testing.T) {
-	o, srv := newOllama(t)
+	o, srv := newFakeOllama(t)
 	srv.Script(ollamatest.Text("Hello there, friend of mine"))
 
 	req := core.ChatRequest{
@@ -104,7 +104,7 @@ func TestOllamaChatStreamsAndSendsEverything(t *testing.T) {
 }
 
 func TestOllamaAlwaysSendsNumCtxAndKeepAlive(t *testing.T) {
-	o, srv := newOllama(t)
+	o, srv := newFakeOllama(t)
 	srv.Script(ollamatest.Text("ok"))
 	if _, err := o.Chat(context.Background(), core.ChatRequest{Model: "llama3.2", Messages: []core.Message{{Role: "user", Content: "hi"}}}, nil); err != nil {
 		t.Fatal(err)
@@ -122,7 +122,7 @@ func TestOllamaAlwaysSendsNumCtxAndKeepAlive(t *testing.T) {
 }
 
 func TestOllamaToolCalls(t *testing.T) {
-	o, srv := newOllama(t)
+	o, srv := newFakeOllama(t)
 	srv.Script(ollamatest.CallTool("memory_search", map[string]any{"query": "trip", "k": 3}))
 	reply, err := o.Chat(context.Background(), core.ChatRequest{
 		Model: "llama3.2", Messages: []core.Message{{Role: "user", Content: "where did I go?"}},
@@ -138,24 +138,26 @@ func TestOllamaToolCalls(t *testing.T) {
 }
 
 func TestOllamaStreamFailures(t *testing.T) {
+	const never = time.Minute // a watchdog that must not fire in this case
 	tests := []struct {
-		name    string
-		reply   ollamatest.Reply
-		partial string
-		msg     string
+		name        string
+		reply       ollamatest.Reply
+		load, stall time.Duration
+		partial     string
+		msg         string
 	}{
-		{"http 500", ollamatest.HTTPError(http.StatusInternalServerError, "llama runner process has terminated"), "", "llama runner process has terminated"},
-		{"error mid-stream", ollamatest.StreamError("The answer", "llama runner process has terminated: exit status 2"), "The answer", "exit status 2"},
-		{"connection cut", ollamatest.Cut("The answer is"), "The answer is", "was cut off before it finished"},
-		{"malformed json", ollamatest.Malformed("The answer is"), "The answer is", "malformed reply from Ollama"},
-		{"stall mid-reply", ollamatest.Stall("The answer"), "The answer", "stalled: nothing received for 50ms"},
-		{"stall before the first byte", ollamatest.Stall(""), "", "stalled: nothing received for 80ms"},
-		{"model vanished", ollamatest.HTTPError(http.StatusNotFound, `model "llama3.2" not found, try pulling it first`), "", "model llama3.2:latest not found: run 'ollama pull llama3.2'"},
+		{"http 500", ollamatest.HTTPError(http.StatusInternalServerError, "llama runner process has terminated"), never, never, "", "llama runner process has terminated"},
+		{"error mid-stream", ollamatest.StreamError("The answer", "llama runner process has terminated: exit status 2"), never, never, "The answer", "exit status 2"},
+		{"connection cut", ollamatest.Cut("The answer is"), never, never, "The answer is", "was cut off before it finished"},
+		{"malformed json", ollamatest.Malformed("The answer is"), never, never, "The answer is", "malformed reply from Ollama"},
+		{"stall mid-reply", ollamatest.Stall("The answer"), never, 100 * time.Millisecond, "The answer", "stalled: nothing received for 100ms"},
+		{"stall before the first byte", ollamatest.Stall(""), 150 * time.Millisecond, never, "", "stalled: nothing received for 150ms"},
+		{"model vanished", ollamatest.HTTPError(http.StatusNotFound, `model "llama3.2" not found, try pulling it first`), never, never, "", "model llama3.2:latest not found: run 'ollama pull llama3.2'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, srv := newOllama(t)
-			o.StallTimeout, o.LoadTimeout = 50*time.Millisecond, 80*time.Millisecond
+			o, srv := newFakeOllama(t)
+			o.LoadTimeout, o.StallTimeout = tt.load, tt.stall
 			srv.Script(tt.reply)
 			var streamed strings.Builder
 			reply, err := o.Chat(context.Background(), core.ChatRequest{Model: "llama3.2", Messages: []core.Message{{Role: "user", Content: "q"}}},
@@ -175,7 +177,7 @@ func TestOllamaStreamFailures(t *testing.T) {
 }
 
 func TestOllamaCancelKeepsPartialContent(t *testing.T) {
-	o, srv := newOllama(t)
+	o, srv := newFakeOllama(t)
 	srv.Script(ollamatest.Stall("Once upon a time"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -215,7 +217,7 @@ func TestOllamaUnreachable(t *testing.T) {
 }
 
 func TestOllamaCheck(t *testing.T) {
-	o, srv := newOllama(t)
+	o, srv := newFakeOllama(t)
 	srv.SetModels(ollamatest.Llama32(), ollamatest.Model{Name: "tiny", ContextLength: 8192, Family: "llama", Capabilities: []string{"completion"}})
 
 	info, err := o.Check(context.Background(), "llama3.2")
@@ -242,7 +244,7 @@ func TestOllamaCheck(t *testing.T) {
 }
 
 func TestOllamaToolsUnsupported(t *testing.T) {
-	o, srv := newOllama(t)
+	o, srv := newFakeOllama(t)
 	srv.SetModels(ollamatest.Model{Name: "tiny", Family: "llama", Capabilities: []string{"completion"}})
 	_, err := o.Chat(context.Background(), core.ChatRequest{
 		Model: "tiny", Messages: []core.Message{{Role: "user", Content: "hi"}},
