@@ -19,9 +19,7 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the CLI transcripts in testdata/script. Each runs in a
 // fresh directory with HOME and AGENT_HOME pointing inside it, so nothing
-// touches the real user's workspace. Custom commands:
-//
-//	stderr-empty          the last command wrote nothing to stderr
+// touches the real user's workspace. Custom commands are in scriptCmds.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
@@ -32,6 +30,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("OLLAMA_HOST", "127.0.0.1:1") // nothing listens: no test reaches a real server by accident
 			return nil
 		},
+		Cmds:                scriptCmds(),
 		RequireExplicitExec: false,
 	})
 }
