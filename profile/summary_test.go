@@ -2,6 +2,9 @@ package profile
 
 import (
 	"context"
+	"database/sql"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -60,5 +63,39 @@ func TestSummaryKeepsUnknownKeys(t *testing.T) {
 	})
 	if want := "User — name: Igor; pronouns: he/him"; got != want {
 		t.Fatalf("Summary = %q, want %q", got, want)
+	}
+}
+
+// BenchmarkSummary is the cost every chat turn pays to render the profile
+// layer from state.db.
+func BenchmarkSummary(b *testing.B) {
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(b.TempDir(), "state.db")+"?mode=rwc&_txlock=immediate")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	body, _ := fs.ReadFile(Migrations, "migrations/0001_init.sql")
+	if _, err := db.Exec(string(body)); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	s := NewStore(db, nil)
+	for _, k := range []string{"agent.name", "agent.role", "user.name", "user.timezone", "user.pref.a", "user.pref.b"} {
+		v := "UTC"
+		if k != "user.timezone" {
+			v = "some value for " + k
+		}
+		if _, err := s.Set(ctx, ByUser("bench"), k, v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		recs, err := s.All(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if Summary(recs) == "" {
+			b.Fatal("empty summary")
+		}
 	}
 }

@@ -390,3 +390,32 @@ func TestDiff(t *testing.T) {
 		t.Fatalf("Diff of equal texts = %q, want empty", got)
 	}
 }
+
+// BenchmarkLoadUnchanged is the cost every chat turn pays to read SOUL.md
+// and check it against the latest revision.
+func BenchmarkLoadUnchanged(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "SOUL.md")
+	if err := os.WriteFile(path, []byte(strings.Repeat("persona line\n", 300)), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "state.db")+"?mode=rwc&_busy_timeout=10000&_txlock=immediate")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	body, _ := fs.ReadFile(Migrations, "migrations/0001_init.sql")
+	if _, err := db.Exec(string(body)); err != nil {
+		b.Fatal(err)
+	}
+	s := NewStore(db, path, nil)
+	ctx := context.Background()
+	if _, err := s.Load(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := s.Load(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
