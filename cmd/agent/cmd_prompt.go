@@ -1,7 +1,78 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"agent/core"
+)
 
 func (a *app) promptCommand() *cli.Command {
-	return &cli.Command{Name: "prompt", Hidden: true, Usage: "not built yet", Action: a.requireSubcommand}
+	return &cli.Command{
+		Name:      "prompt",
+		Usage:     "show exactly what chat would send for MESSAGE, layer by layer (no model call)",
+		ArgsUsage: "[MESSAGE]",
+		Flags:     sessionFlags(),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			message, _, err := a.messageInput(cmd)
+			if err != nil {
+				return err
+			}
+			s, err := a.openChat(ctx, cmd)
+			if err != nil {
+				return err
+			}
+			defer s.close()
+			asm, err := s.chat.Assemble(ctx, &s.session, message)
+			if err != nil {
+				return err
+			}
+			for _, cut := range asm.Cuts {
+				a.warnf("context cut to fit num_ctx %d: %s", asm.NumCtx, cut)
+			}
+			if a.jsonOut {
+				return a.writeJSON(asm)
+			}
+			a.printAssembled(asm)
+			return nil
+		},
+	}
+}
+
+// printAssembled shows each message under a header naming its layer, source
+// and size, then the totals — the same messages chat sends, in order.
+func (a *app) printAssembled(asm *core.Assembled) {
+	out := a.io.Out
+	mi := 0
+	for _, l := range asm.Layers {
+		header := fmt.Sprintf("── %s · %s · ~%d tokens", l.Name, l.Source, l.Tokens)
+		if l.Truncated != "" {
+			header += " · " + l.Truncated
+		}
+		fmt.Fprintln(out, a.ansi("1;36", header))
+		n := 1
+		if l.Name == core.LayerHistory {
+			n = l.Items
+		} else if l.Name == core.LayerMemory && l.Items == 0 {
+			n = 0
+		}
+		for i := 0; i < n && mi < len(asm.Messages); i++ {
+			m := asm.Messages[mi]
+			mi++
+			if l.Name == core.LayerHistory {
+				fmt.Fprintf(out, "[%s]\n", m.Role)
+			}
+			fmt.Fprintln(out, strings.TrimRight(m.Content, "\n"))
+		}
+		fmt.Fprintln(out)
+	}
+	cuts := "none"
+	if len(asm.Cuts) > 0 {
+		cuts = strings.Join(asm.Cuts, "; ")
+	}
+	fmt.Fprintln(out, a.ansi("1", fmt.Sprintf("── total ~%d of %d tokens (%d kept for the reply) · mode %s · prompt sha256:%s · cuts: %s",
+		asm.Total, asm.NumCtx, asm.Reserve, asm.Mode, asm.PromptHash, cuts)))
 }

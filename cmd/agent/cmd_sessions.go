@@ -1,7 +1,137 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"agent/core"
+)
 
 func (a *app) sessionsCommand() *cli.Command {
-	return &cli.Command{Name: "sessions", Hidden: true, Usage: "not built yet", Action: a.requireSubcommand}
+	return &cli.Command{
+		Name:   "sessions",
+		Usage:  "look back at past conversations",
+		Action: a.requireSubcommand,
+		Commands: []*cli.Command{
+			{
+				Name:  "list",
+				Usage: "sessions, most recent first",
+				Flags: []cli.Flag{&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 50, Usage: "at most `N` sessions"}},
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					if cmd.Args().Present() {
+						return usagef("sessions list takes no arguments")
+					}
+					if cmd.Int("limit") < 1 {
+						return usagef("--limit must be at least 1")
+					}
+					ws, err := a.openWorkspace(ctx)
+					if err != nil {
+						return err
+					}
+					defer ws.Close()
+					list, err := core.NewSessions(ws.State, a.now).List(ctx, int(cmd.Int("limit")))
+					if err != nil {
+						return err
+					}
+					if a.jsonOut {
+						if list == nil {
+							list = []core.Session{}
+						}
+						return a.writeJSON(list)
+					}
+					if len(list) == 0 {
+						return silentExit(exitNotFound)
+					}
+					if !a.io.OutTTY {
+						for _, s := range list {
+							writeTSV(a.io.Out, s.Name, s.UpdatedAt.Format(time.RFC3339), fmt.Sprint(s.Turns), s.Model, s.LastUser)
+						}
+						return nil
+					}
+					tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, a.ansi("1", "SESSION\tLAST ACTIVE\tTURNS\tLAST MESSAGE"))
+					for _, s := range list {
+						fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.Name, s.UpdatedAt.Local().Format("2006-01-02 15:04"), s.Turns, clip(s.LastUser, 50))
+					}
+					return tw.Flush()
+				},
+			},
+			{
+				Name:      "show",
+				Usage:     "one session's transcript (default: the most recent)",
+				ArgsUsage: "[NAME]",
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					if cmd.Args().Len() > 1 {
+						return usagef("sessions show takes at most one NAME")
+					}
+					ws, err := a.openWorkspace(ctx)
+					if err != nil {
+						return err
+					}
+					defer ws.Close()
+					st := core.NewSessions(ws.State, a.now)
+					var s core.Session
+					if cmd.Args().Present() {
+						s, err = st.Get(ctx, cmd.Args().First())
+					} else {
+						s, err = st.Latest(ctx)
+					}
+					if err != nil {
+						return err
+					}
+					msgs, err := st.Messages(ctx, s)
+					if err != nil {
+						return err
+					}
+					if a.jsonOut {
+						if msgs == nil {
+							msgs = []core.StoredMessage{}
+						}
+						return a.writeJSON(struct {
+							core.Session
+							Messages []core.StoredMessage `json:"messages"`
+						}{s, msgs})
+					}
+					if !a.io.OutTTY {
+						for _, m := range msgs {
+							writeTSV(a.io.Out, m.CreatedAt.Format(time.RFC3339), m.Role, m.Status, m.ToolName, m.Content)
+						}
+						return nil
+					}
+					for _, m := range msgs {
+						head := m.Role
+						if m.ToolName != "" {
+							head += " (" + m.ToolName + ")"
+						}
+						if m.Status != core.StatusComplete {
+							head += " [" + m.Status + "]"
+						}
+						fmt.Fprintf(a.io.Out, "%s %s\n", a.ansi("1", head), a.ansi("2", m.CreatedAt.Local().Format("2006-01-02 15:04")))
+						for _, c := range m.ToolCalls {
+							fmt.Fprintf(a.io.Out, "  → %s %v\n", c.Name, c.Arguments)
+						}
+						if m.Content != "" {
+							fmt.Fprintln(a.io.Out, strings.TrimRight(m.Content, "\n"))
+						}
+						fmt.Fprintln(a.io.Out)
+					}
+					return nil
+				},
+			},
+		},
+	}
+}
+
+// clip shortens s to one line of at most n runes for a table cell.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }

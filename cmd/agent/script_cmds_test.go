@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"agent/core/ollamatest"
 )
 
 // scriptCmds are custom commands for the transcripts in testdata/script
@@ -16,13 +18,16 @@ import (
 //	                         for the next stdout/stderr checks, and fail unless
 //	                         it exits with status CODE (exec only tells zero
 //	                         from non-zero; scripts depend on 2 vs 3)
+//	fakeollama ...           a protocol-faithful fake Ollama (see
+//	                         ollamatest.ScriptCommand); start sets OLLAMA_HOST
 //	sqlite FILE SQL...       run each SQL statement on the SQLite database FILE,
 //	                         creating it if missing (to build a foreign, newer
 //	                         or hand-edited state.db as another program would)
 func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"exits":  cmdExits,
-		"sqlite": cmdSQLite,
+		"exits":      cmdExits,
+		"sqlite":     cmdSQLite,
+		"fakeollama": ollamatest.ScriptCommand(),
 	}
 }
 

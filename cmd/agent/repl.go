@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/chzyer/readline"
+
+	"agent/core"
+	"agent/memory"
+	"agent/profile"
+)
+
+const replHelp = `Type a message and press Enter. End a line with \ to continue it on the next,
+or open and close a block with """ for multi-line text. Ctrl-C stops a reply;
+Ctrl-D or /exit leaves.
+
+  /help          this help
+  /prompt        show the context the next message would be sent with
+  /search Q      search memory
+  /remember TEXT add a fact to MEMORY.md
+  /soul          show SOUL.md
+  /profile       show the profile
+  /new           start a new session
+  /exit          leave
+`
+
+// repl runs the interactive loop on a terminal. Ctrl-C cancels only the reply
+// in progress; a failed turn is reported and the loop goes on.
+func (a *app) repl(ctx context.Context, s *chatSession) error {
+	if err := a.checkModel(ctx, s); err != nil {
+		return err
+	}
+	a.detachSignals()
+	rl, err := readline.NewEx(&readline.Config{
+		Prompt:          a.ansiErr("1;32", "› "),
+		HistoryFile:     filepath.Join(s.ws.Home, ".chat_history"),
+		InterruptPrompt: "^C",
+		EOFPrompt:       "",
+		Stdout:          a.io.Err, // the prompt and echo are not data
+		Stderr:          a.io.Err,
+	})
+	if err != nil {
+		return fmt.Errorf("start line editor: %w", err)
+	}
+	defer rl.Close()
+	s.chat.Confirm = func(q string) bool {
+		rl.SetPrompt(q + " [y/N] ")
+		defer rl.SetPrompt(a.ansiErr("1;32", "› "))
+		ans, err := rl.Readline()
+		return err == nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y")
+	}
+	if s.session.ID != 0 {
+		a.warnf("session %s (%d turns so far); /help for commands", s.session.Name, s.session.Turns)
+	} else {
+		a.warnf("new session; /help for commands, Ctrl-D to leave")
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+
+	for {
+		line, err := readInput(rl)
+		if errors.Is(err, readline.ErrInterrupt) {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "/") {
+			done, err := a.slashCommand(ctx, s, line)
+			if err != nil {
+				reportError(a.io.Err, err)
+			}
+			if done {
+				return nil
+			}
+			continue
+		}
+		a.replTurn(ctx, s, line, sigs)
+	}
+}
+
+// replTurn runs one turn with its own context, cancelled by Ctrl-C.
+func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs chan os.Signal) {
+	if err := s.ensureSession(ctx); err != nil {
+		reportError(a.io.Err, err)
+		return
+	}
+	turnCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-done:
+		}
+	}()
+	res, err := s.chat.Turn(turnCtx, &s.session, line, func(tok string) { io.WriteString(a.io.Out, tok) })
+	close(done)
+	cancel()
+	if res != nil && res.Reply != "" && !strings.HasSuffix(res.Reply, "\n") {
+		io.WriteString(a.io.Out, "\n")
+	}
+	if err != nil {
+		reportError(a.io.Err, turnError(err))
+	}
+}
+
+// readInput reads one message: a line, lines joined by a trailing
+// backslash, or a """ block.
+func readInput(rl *readline.Instance) (string, error) {
+	line, err := rl.Readline()
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(line) == `"""` {
+		var parts []string
+		for {
+			l, err := rl.Readline()
+			if err != nil {
+				return "", err
+			}
+			if strings.TrimSpace(l) == `"""` {
+				return strings.Join(parts, "\n"), nil
+			}
+			parts = append(parts, l)
+		}
+	}
+	parts := []string{}
+	for strings.HasSuffix(line, `\`) {
+		parts = append(parts, strings.TrimSuffix(line, `\`))
+		if line, err = rl.Readline(); err != nil {
+			return "", err
+		}
+	}
+	return strings.Join(append(parts, line), "\n"), nil
+}
+
+// slashCommand runs a /command; done reports that the REPL should end.
+func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (done bool, err error) {
+	name, arg, _ := strings.Cut(line, " ")
+	arg = strings.TrimSpace(arg)
+	switch name {
+	case "/exit", "/quit":
+		return true, nil
+	case "/help":
+		fmt.Fprint(a.io.Err, replHelp)
+	case "/prompt":
+		asm, err := s.chat.Assemble(ctx, &s.session, arg)
+		if err != nil {
+			return false, err
+		}
+		a.printAssembled(asm)
+	case "/search":
+		if arg == "" {
+			return false, usagef("/search needs a query")
+		}
+		if s.mem == nil {
+			return false, fmt.Errorf("the memory index is unavailable")
+		}
+		hits, err := s.mem.Recall(ctx, arg, 5)
+		if err != nil {
+			return false, err
+		}
+		if len(hits) == 0 {
+			a.warnf("no matches for %q", arg)
+		}
+		for _, h := range hits {
+			fmt.Fprintf(a.io.Out, "%s\n%s\n\n", a.ansi("1;36", h.Citation()), indent(clipLines(h.Text, 6), "  "))
+		}
+	case "/remember":
+		if arg == "" {
+			return false, usagef("/remember needs the text of a fact")
+		}
+		r, err := memory.AppendFact(s.ws.Home, arg, "")
+		if err != nil {
+			return false, err
+		}
+		a.warnf("remembered in %s:%d", r.Path, r.StartLine)
+	case "/soul":
+		doc, err := s.chat.Soul.Load(ctx)
+		if err != nil {
+			return false, err
+		}
+		fmt.Fprintln(a.io.Out, strings.TrimRight(doc.Content, "\n"))
+	case "/profile":
+		recs, err := s.chat.Profile.All(ctx)
+		if err != nil {
+			return false, err
+		}
+		fmt.Fprintln(a.io.Out, profile.Summary(recs))
+	case "/new":
+		s.session = core.Session{}
+		a.warnf("new session")
+	default:
+		return false, usagef("unknown command %s (try /help)", name)
+	}
+	return false, nil
+}
+
+// ansiErr colours text meant for stderr (the prompt) when stderr is a TTY
+// and NO_COLOR is unset.
+func (a *app) ansiErr(code, s string) string {
+	if _, noColor := os.LookupEnv("NO_COLOR"); noColor || !a.io.ErrTTY {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func indent(s, pad string) string {
+	return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
+}
+
+// clipLines keeps the first n lines of s, marking the cut.
+func clipLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= n {
+		return strings.Join(lines, "\n")
+	}
+	return strings.Join(lines[:n], "\n") + "\n…"
+}

@@ -1,0 +1,325 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"agent/memory"
+	"agent/profile"
+	"agent/prompts"
+	"agent/soul"
+)
+
+// Defaults for a chat; each can be changed by a flag or environment variable.
+const (
+	DefaultNumCtx    = 8192
+	DefaultKeepAlive = 10 * time.Minute
+	DefaultRecallK   = 6
+)
+
+// Chat runs conversation turns over one open workspace. Build it with
+// NewChat; it is used by one goroutine at a time.
+type Chat struct {
+	WS       *Workspace
+	Model    Model
+	Profile  *profile.Store
+	Soul     *soul.Store
+	Sessions *Sessions
+	Memory   Recaller // nil: no recall (index unavailable)
+
+	ModelName  string
+	NumCtx     int
+	NumPredict int
+	KeepAlive  time.Duration
+	RecallK    int
+	NoLog      bool // do not append finished turns to today's log
+
+	Now func() time.Time
+	// Confirm asks the user a yes/no question on the terminal; nil when there
+	// is no terminal, in which case anything needing consent is refused.
+	Confirm func(question string) bool
+	// Notify shows the user a one-line note (stderr): proposals, cuts, warnings.
+	Notify func(string)
+}
+
+// Recaller is what chat needs from the memory index.
+type Recaller interface {
+	// Recall refreshes the index if files changed, then returns the best k
+	// passages for text (none is not an error).
+	Recall(ctx context.Context, text string, k int) ([]Recalled, error)
+	// Stats describes the index for the runtime section.
+	Stats(ctx context.Context) (files, chunks int, lastIndexed time.Time, err error)
+}
+
+// NewChat wires a chat over an open workspace.
+func NewChat(ws *Workspace, model Model, modelName string, mem Recaller) *Chat {
+	now := time.Now
+	return &Chat{
+		WS: ws, Model: model, Memory: mem,
+		Profile:   profile.NewStore(ws.State, now),
+		Soul:      soul.NewStore(ws.State, ws.Path(SoulFile), now),
+		Sessions:  NewSessions(ws.State, now),
+		ModelName: NormalizeModel(modelName),
+		NumCtx:    DefaultNumCtx, KeepAlive: DefaultKeepAlive, RecallK: DefaultRecallK,
+		Now: now,
+	}
+}
+
+func (c *Chat) notify(msg string) {
+	if c.Notify != nil {
+		c.Notify(msg)
+	}
+}
+
+func (c *Chat) recall(ctx context.Context, text string, k int) ([]Recalled, error) {
+	if c.Memory == nil {
+		return nil, nil
+	}
+	return c.Memory.Recall(ctx, text, k)
+}
+
+// turn is the state gathered for one turn.
+type turn struct {
+	session   *Session
+	now       time.Time // in the user's zone
+	bootstrap bool
+	tools     []ToolSpec
+	agentName string
+	assembled *Assembled
+	cpt       float64
+}
+
+// Assemble builds exactly the context a turn would send for message, without
+// calling the model. `agent prompt` and chat share this path.
+func (c *Chat) Assemble(ctx context.Context, s *Session, message string) (*Assembled, error) {
+	t, err := c.prepare(ctx, s, message)
+	if err != nil {
+		return nil, err
+	}
+	return t.assembled, nil
+}
+
+func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, error) {
+	records, err := c.Profile.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	get := func(key string) string {
+		for _, r := range records {
+			if r.Key == key {
+				return r.Value
+			}
+		}
+		return ""
+	}
+	t := &turn{session: s, agentName: get("agent.name")}
+	t.bootstrap = t.agentName == "" || get("user.name") == ""
+	t.tools = toolSpecs(t.bootstrap)
+
+	zone := get("user.timezone")
+	loc := time.Local
+	if zone != "" {
+		if l, err := time.LoadLocation(zone); err == nil {
+			loc = l
+		} else {
+			zone = ""
+		}
+	}
+	t.now = c.Now().In(loc)
+
+	doc, err := c.Soul.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range doc.Warnings {
+		c.notify(w)
+	}
+
+	var hits []Recalled
+	if c.Memory != nil {
+		hits, err = c.Memory.Recall(ctx, message, c.RecallK)
+		if err != nil {
+			c.notify("memory recall skipped: " + err.Error())
+			hits = nil
+		}
+	}
+	var history []StoredMessage
+	if s.ID != 0 {
+		if history, err = c.Sessions.Messages(ctx, *s); err != nil {
+			return nil, err
+		}
+	}
+	prev, hasPrev, err := c.Sessions.Previous(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	facts := runtimeFacts{
+		AgentName: t.agentName, UserName: get("user.name"), Now: t.now, Zone: zone,
+		Model: c.ModelName, NumCtx: c.NumCtx, Tools: toolNames(t.tools),
+	}
+	if hasPrev {
+		facts.Last = &prev
+	}
+	if c.Memory != nil {
+		facts.MemoryFiles, facts.MemoryChunks, facts.LastIndexed, _ = c.Memory.Stats(ctx)
+	}
+	if t.cpt, err = c.Sessions.CharsPerToken(ctx, c.ModelName); err != nil {
+		return nil, err
+	}
+
+	p := prompts.System()
+	if t.bootstrap {
+		p = prompts.Bootstrap()
+	}
+	summary := profile.Summary(records)
+	if len(records) == 0 {
+		summary = "# Profile\n\n(empty: the names are not set yet)"
+	}
+	in := assemblyInput{
+		Prompt: p, Bootstrap: t.bootstrap, Runtime: runtimeSection(facts),
+		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
+		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
+		Recalled: hits, History: history, SessionName: s.Name, Message: message,
+		NumCtx: c.NumCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
+	}
+	if t.assembled, err = assemble(in); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// reserve is the room kept for the reply: num_predict when set, else a
+// quarter of the context up to 1024 tokens.
+func (c *Chat) reserve() int {
+	if c.NumPredict > 0 {
+		return c.NumPredict
+	}
+	r := c.NumCtx / 4
+	if r > 1024 {
+		r = 1024
+	}
+	return r
+}
+
+// TurnResult is what one turn produced; it is also the --json shape.
+type TurnResult struct {
+	Session         string       `json:"session"`
+	Reply           string       `json:"reply"`
+	ToolCalls       []ToolResult `json:"tool_calls"`
+	PromptEvalCount int          `json:"prompt_eval_count"`
+	EvalCount       int          `json:"eval_count"`
+	Layers          []Layer      `json:"layers"`
+	Cuts            []string     `json:"cuts"`
+	Interrupted     bool         `json:"interrupted"`
+}
+
+// Turn runs one exchange: assemble, store the user's message, call the
+// model (streaming through onToken), run tools for a bounded number of
+// rounds, store the reply, and append the turn to today's log. The user's
+// message is stored before the model is called; a reply cut short by an
+// error or Ctrl-C is stored too, marked, and returned with the error.
+func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken func(string)) (*TurnResult, error) {
+	if strings.TrimSpace(message) == "" {
+		return nil, fmt.Errorf("%w: empty message", ErrInvalidInput)
+	}
+	t, err := c.prepare(ctx, s, message)
+	if err != nil {
+		return nil, err
+	}
+	res := &TurnResult{Session: s.Name, Layers: t.assembled.Layers, Cuts: t.assembled.Cuts, ToolCalls: []ToolResult{}}
+	for _, cut := range t.assembled.Cuts {
+		c.notify("context cut to fit num_ctx " + fmt.Sprint(c.NumCtx) + ": " + cut)
+	}
+	// Stored under a context that Ctrl-C cannot cancel: the message must be
+	// saved even when the reply is interrupted.
+	store := context.WithoutCancel(ctx)
+	if _, err := c.Sessions.Append(store, s, StoredMessage{Role: "user", Content: message}); err != nil {
+		return nil, err
+	}
+
+	msgs := append([]Message(nil), t.assembled.Messages...)
+	var final Reply
+	for round := 0; ; round++ {
+		req := ChatRequest{Model: c.ModelName, Messages: msgs, Tools: t.tools, NumCtx: c.NumCtx, KeepAlive: c.KeepAlive, NumPredict: c.NumPredict}
+		if round == maxToolRounds {
+			req.Tools = nil // last round: the model must answer in words
+		}
+		reply, err := c.Model.Chat(ctx, req, onToken)
+		if round == 0 {
+			res.PromptEvalCount = reply.PromptEvalCount
+			c.calibrate(store, t, reply.PromptEvalCount)
+		}
+		res.EvalCount += reply.EvalCount
+		if err != nil {
+			status := StatusError
+			if errors.Is(err, context.Canceled) {
+				status = StatusInterrupted
+			}
+			res.Reply, res.Interrupted = reply.Content, true
+			if _, serr := c.Sessions.Append(store, s, StoredMessage{Role: "assistant", Content: reply.Content, Status: status, EvalCount: res.EvalCount}); serr != nil {
+				return res, errors.Join(err, serr)
+			}
+			return res, err
+		}
+		if len(reply.ToolCalls) == 0 || req.Tools == nil {
+			final = reply
+			break
+		}
+		if _, err := c.Sessions.Append(store, s, StoredMessage{Role: "assistant", Content: reply.Content, ToolCalls: reply.ToolCalls}); err != nil {
+			return res, err
+		}
+		msgs = append(msgs, Message{Role: "assistant", Content: reply.Content, ToolCalls: reply.ToolCalls})
+		for _, call := range reply.ToolCalls {
+			tr := c.runTool(ctx, t, call)
+			res.ToolCalls = append(res.ToolCalls, tr)
+			if _, err := c.Sessions.Append(store, s, StoredMessage{Role: "tool", ToolName: call.Name, Content: tr.Result}); err != nil {
+				return res, err
+			}
+			msgs = append(msgs, Message{Role: "tool", ToolName: call.Name, Content: tr.Result})
+		}
+	}
+	res.Reply = final.Content
+	if _, err := c.Sessions.Append(store, s, StoredMessage{Role: "assistant", Content: final.Content,
+		PromptEvalCount: res.PromptEvalCount, EvalCount: res.EvalCount}); err != nil {
+		return res, err
+	}
+	if c.NumCtx > 0 && res.PromptEvalCount >= c.NumCtx {
+		c.notify(fmt.Sprintf("the model counted %d prompt tokens, the whole num_ctx %d: it may have dropped the front of the prompt", res.PromptEvalCount, c.NumCtx))
+	}
+	if !c.NoLog {
+		if err := c.logTurn(t, message, final.Content); err != nil {
+			c.notify("turn not logged: " + err.Error())
+		}
+	}
+	return res, nil
+}
+
+// calibrate records how many characters the model counts per token, from
+// the first request of a turn.
+func (c *Chat) calibrate(ctx context.Context, t *turn, promptEvalCount int) {
+	chars := 0
+	for _, m := range t.assembled.Messages {
+		chars += len([]rune(m.Content))
+	}
+	if r, ok := calibrate(t.cpt, chars, promptEvalCount); ok {
+		if err := c.Sessions.SetCharsPerToken(ctx, c.ModelName, r); err != nil {
+			c.notify("calibration not saved: " + err.Error())
+		}
+	}
+}
+
+// logTurn appends a finished exchange to today's log so conversations become
+// searchable memory, under a "### HH:MM · session NAME" heading.
+func (c *Chat) logTurn(t *turn, message, reply string) error {
+	who := t.agentName
+	if who == "" {
+		who = "Assistant"
+	}
+	body := "**User:** " + strings.TrimSpace(message) + "\n\n**" + who + ":** " + strings.TrimSpace(reply)
+	heading := t.now.Format("15:04") + " · session " + t.session.Name
+	_, err := memory.AppendLogEntry(c.WS.Home, t.now, heading, body)
+	return err
+}

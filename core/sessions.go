@@ -1,0 +1,266 @@
+package core
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Session is one conversation.
+type Session struct {
+	ID        int64     `json:"-"`
+	Name      string    `json:"name"`
+	Model     string    `json:"model"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	Turns     int       `json:"turns"` // user messages
+	// Last exchange, for listings and the runtime section.
+	LastUser      string `json:"last_user,omitempty"`
+	LastAssistant string `json:"last_assistant,omitempty"`
+}
+
+// StoredMessage is one row of a session's transcript.
+type StoredMessage struct {
+	ID              int64      `json:"id"`
+	Role            string     `json:"role"`
+	Content         string     `json:"content"`
+	ToolCalls       []ToolCall `json:"tool_calls,omitempty"`
+	ToolName        string     `json:"tool_name,omitempty"`
+	Status          string     `json:"status"` // complete, interrupted, error
+	PromptEvalCount int        `json:"prompt_eval_count,omitempty"`
+	EvalCount       int        `json:"eval_count,omitempty"`
+	CreatedAt       time.Time  `json:"created_at"`
+}
+
+// Message status values.
+const (
+	StatusComplete    = "complete"
+	StatusInterrupted = "interrupted"
+	StatusError       = "error"
+)
+
+// Sessions is the session store in state.db. Its SQL lives here and only here.
+type Sessions struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+// NewSessions returns the session store of an open workspace.
+func NewSessions(db *sql.DB, now func() time.Time) *Sessions { return &Sessions{db: db, now: now} }
+
+const (
+	sqlSessionSelect = `SELECT s.id, s.name, s.model, s.created_at, s.updated_at,
+		(SELECT count(*) FROM messages m WHERE m.session_id = s.id AND m.role = 'user'),
+		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY id DESC LIMIT 1), ''),
+		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant' AND m.content != '' ORDER BY id DESC LIMIT 1), '')
+		FROM sessions s`
+	sqlSessionByName  = sqlSessionSelect + ` WHERE s.name = ?`
+	sqlSessionLatest  = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
+	sqlSessionBefore  = sqlSessionSelect + ` WHERE s.id != ? ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
+	sqlSessionList    = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
+	sqlSessionInsert  = `INSERT INTO sessions (name, model, created_at, updated_at) VALUES (?, ?, ?, ?)`
+	sqlSessionTouch   = `UPDATE sessions SET updated_at = ?, model = ? WHERE id = ?`
+	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlMessagesOfSess = `SELECT id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at FROM messages WHERE session_id = ? ORDER BY id`
+	sqlCalibrationGet = `SELECT chars_per_token FROM model_calibration WHERE model = ?`
+	sqlCalibrationSet = `INSERT INTO model_calibration (model, chars_per_token, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT(model) DO UPDATE SET chars_per_token = excluded.chars_per_token, updated_at = excluded.updated_at`
+)
+
+func scanSession(row interface{ Scan(...any) error }) (Session, error) {
+	var s Session
+	var created, updated string
+	err := row.Scan(&s.ID, &s.Name, &s.Model, &created, &updated, &s.Turns, &s.LastUser, &s.LastAssistant)
+	if err != nil {
+		return s, err
+	}
+	s.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+	s.UpdatedAt, _ = time.Parse(time.RFC3339Nano, updated)
+	return s, nil
+}
+
+func (st *Sessions) one(ctx context.Context, query string, args ...any) (Session, error) {
+	s, err := scanSession(st.db.QueryRowContext(ctx, query, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, ErrNoSession
+	}
+	if err != nil {
+		return s, fmt.Errorf("read session: %w", err)
+	}
+	return s, nil
+}
+
+// Get returns the session called name.
+func (st *Sessions) Get(ctx context.Context, name string) (Session, error) {
+	s, err := st.one(ctx, sqlSessionByName, name)
+	if errors.Is(err, ErrNoSession) {
+		return s, fmt.Errorf("%w %q (list them with: agent sessions list)", ErrNoSession, name)
+	}
+	return s, err
+}
+
+// Latest returns the most recently active session.
+func (st *Sessions) Latest(ctx context.Context) (Session, error) {
+	s, err := st.one(ctx, sqlSessionLatest)
+	if errors.Is(err, ErrNoSession) {
+		return s, fmt.Errorf("%w: there is no previous session to continue", ErrNoSession)
+	}
+	return s, err
+}
+
+// Previous returns the most recently active session other than the one with
+// id except, for the "what happened last time" line.
+func (st *Sessions) Previous(ctx context.Context, except int64) (Session, bool, error) {
+	s, err := st.one(ctx, sqlSessionBefore, except)
+	if errors.Is(err, ErrNoSession) {
+		return s, false, nil
+	}
+	return s, err == nil, err
+}
+
+// List returns up to limit sessions, most recent first.
+func (st *Sessions) List(ctx context.Context, limit int) ([]Session, error) {
+	rows, err := st.db.QueryContext(ctx, sqlSessionList, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Create starts a session. An empty name gets one from the clock
+// ("2026-11-22-0930", then "-2", "-3" if taken), which sorts and reads well.
+func (st *Sessions) Create(ctx context.Context, name, model string) (Session, error) {
+	now := st.now().UTC()
+	explicit := name != ""
+	if !explicit {
+		name = st.now().Format("2006-01-02-1504")
+	}
+	if err := ValidateSessionName(name); err != nil {
+		return Session{}, err
+	}
+	base := name
+	for i := 2; ; i++ {
+		ts := now.Format(time.RFC3339Nano)
+		res, err := st.db.ExecContext(ctx, sqlSessionInsert, name, model, ts, ts)
+		if err == nil {
+			id, _ := res.LastInsertId()
+			return Session{ID: id, Name: name, Model: model, CreatedAt: now, UpdatedAt: now}, nil
+		}
+		if explicit || !strings.Contains(err.Error(), "UNIQUE") || i > 100 {
+			return Session{}, fmt.Errorf("create session %q: %w", name, err)
+		}
+		name = fmt.Sprintf("%s-%d", base, i)
+	}
+}
+
+// Named returns the session called name, creating it if it does not exist.
+func (st *Sessions) Named(ctx context.Context, name, model string) (Session, error) {
+	s, err := st.one(ctx, sqlSessionByName, name)
+	if errors.Is(err, ErrNoSession) {
+		s, err = st.Create(ctx, name, model)
+		if err != nil && strings.Contains(err.Error(), "UNIQUE") { // created by another process meanwhile
+			return st.one(ctx, sqlSessionByName, name)
+		}
+	}
+	return s, err
+}
+
+// ValidateSessionName keeps names safe to print and to put in a log heading.
+func ValidateSessionName(name string) error {
+	if name == "" || len(name) > 64 {
+		return fmt.Errorf("%w: session name must be 1 to 64 characters", ErrInvalidInput)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return fmt.Errorf("%w: session name %q may use only letters, digits, '-', '_' and '.'", ErrInvalidInput, name)
+		}
+	}
+	return nil
+}
+
+// Append stores one message and marks the session active. Each call is its
+// own transaction, so a message reported as stored survives a crash.
+func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (int64, error) {
+	calls := ""
+	if len(m.ToolCalls) > 0 {
+		b, err := json.Marshal(m.ToolCalls)
+		if err != nil {
+			return 0, err
+		}
+		calls = string(b)
+	}
+	if m.Status == "" {
+		m.Status = StatusComplete
+	}
+	now := st.now().UTC().Format(time.RFC3339Nano)
+	tx, err := st.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("store message: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, sqlMessageInsert, s.ID, m.Role, m.Content, calls, m.ToolName, m.Status, m.PromptEvalCount, m.EvalCount, now)
+	if err != nil {
+		return 0, fmt.Errorf("store message: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, sqlSessionTouch, now, s.Model, s.ID); err != nil {
+		return 0, fmt.Errorf("store message: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("store message: %w", err)
+	}
+	return res.LastInsertId()
+}
+
+// Messages returns a session's whole transcript, oldest first.
+func (st *Sessions) Messages(ctx context.Context, s Session) ([]StoredMessage, error) {
+	rows, err := st.db.QueryContext(ctx, sqlMessagesOfSess, s.ID)
+	if err != nil {
+		return nil, fmt.Errorf("read session %s: %w", s.Name, err)
+	}
+	defer rows.Close()
+	var out []StoredMessage
+	for rows.Next() {
+		var m StoredMessage
+		var calls, created string
+		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created); err != nil {
+			return nil, fmt.Errorf("read session %s: %w", s.Name, err)
+		}
+		if calls != "" {
+			if err := json.Unmarshal([]byte(calls), &m.ToolCalls); err != nil {
+				return nil, fmt.Errorf("read session %s: message %d: %w", s.Name, m.ID, err)
+			}
+		}
+		m.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// CharsPerToken returns the calibrated ratio for a model, or 0 if none yet.
+func (st *Sessions) CharsPerToken(ctx context.Context, model string) (float64, error) {
+	var r float64
+	err := st.db.QueryRowContext(ctx, sqlCalibrationGet, model).Scan(&r)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return r, err
+}
+
+// SetCharsPerToken records a model's calibrated ratio.
+func (st *Sessions) SetCharsPerToken(ctx context.Context, model string, r float64) error {
+	_, err := st.db.ExecContext(ctx, sqlCalibrationSet, model, r, st.now().UTC().Format(time.RFC3339))
+	return err
+}

@@ -1,0 +1,50 @@
+package core
+
+import (
+	"math"
+	"unicode/utf8"
+)
+
+// Token counts are estimated from characters. The default ratio is
+// deliberately pessimistic (English runs near 4 characters a token), so an
+// uncalibrated estimate errs towards cutting history rather than letting
+// Ollama silently drop the front of the prompt. Once a reply reports
+// prompt_eval_count, the measured ratio for that model replaces it.
+const (
+	defaultCharsPerToken = 3.0
+	minCharsPerToken     = 1.0
+	maxCharsPerToken     = 6.0
+	// messageOverhead covers the chat template's role markers per message.
+	messageOverhead = 6
+)
+
+// estimator turns text into an estimated token count.
+type estimator struct{ charsPerToken float64 }
+
+func newEstimator(calibrated float64) estimator {
+	if calibrated < minCharsPerToken || calibrated > maxCharsPerToken {
+		calibrated = defaultCharsPerToken
+	}
+	return estimator{charsPerToken: calibrated}
+}
+
+func (e estimator) tokens(s string) int {
+	return int(math.Ceil(float64(utf8.RuneCountInString(s)) / e.charsPerToken))
+}
+
+func (e estimator) message(m Message) int { return e.tokens(m.Content) + messageOverhead }
+
+// calibrate blends a new measurement (characters sent / prompt_eval_count)
+// into the stored ratio. Only prompts large enough to measure are used, and
+// the blend keeps one odd reply from swinging the budget.
+func calibrate(old float64, chars, promptEvalCount int) (float64, bool) {
+	if promptEvalCount < 50 || chars < 200 {
+		return old, false
+	}
+	measured := float64(chars) / float64(promptEvalCount)
+	measured = math.Max(minCharsPerToken, math.Min(maxCharsPerToken, measured))
+	if old < minCharsPerToken || old > maxCharsPerToken {
+		return measured, true
+	}
+	return 0.5*old + 0.5*measured, true
+}

@@ -1,0 +1,293 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"agent/memory"
+	"agent/profile"
+	"agent/soul"
+)
+
+// Tool names the model may call.
+const (
+	ToolMemorySearch     = "memory_search"
+	ToolMemoryAppend     = "memory_append"
+	ToolLogNote          = "log_note"
+	ToolSoulUpdate       = "soul_update"
+	ToolProfilePropose   = "profile_propose"
+	ToolProfileBootstrap = "profile_bootstrap"
+)
+
+// maxToolRounds bounds how many times one turn may go back to the model with
+// tool results, so a confused model cannot loop forever.
+const maxToolRounds = 4
+
+// toolSpecs lists the tools offered in each mode. Bootstrap adds
+// profile_bootstrap and withholds the persona and profile writers it does not
+// need yet.
+func toolSpecs(bootstrap bool) []ToolSpec {
+	search := ToolSpec{Name: ToolMemorySearch, Description: "Search the user's notes (MEMORY.md and daily logs). Returns cited passages.",
+		Parameters: []ToolParam{
+			{Name: "query", Type: "string", Description: "words to look for", Required: true},
+			{Name: "k", Type: "integer", Description: "how many passages, 1 to 10 (default 5)"},
+		}}
+	logNote := ToolSpec{Name: ToolLogNote, Description: "Add a note to today's log.",
+		Parameters: []ToolParam{{Name: "text", Type: "string", Description: "the note", Required: true}}}
+	if bootstrap {
+		return []ToolSpec{
+			{Name: ToolProfileBootstrap, Description: "Set your name and the user's name, once, after the user confirms.",
+				Parameters: []ToolParam{
+					{Name: "agent_name", Type: "string", Description: "what the user wants to call you", Required: true},
+					{Name: "user_name", Type: "string", Description: "what to call the user", Required: true},
+				}},
+			search, logNote,
+		}
+	}
+	return []ToolSpec{
+		search,
+		{Name: ToolMemoryAppend, Description: "Add one durable fact to MEMORY.md under a section.",
+			Parameters: []ToolParam{
+				{Name: "text", Type: "string", Description: "the fact, one or two sentences", Required: true},
+				{Name: "section", Type: "string", Description: "section heading, e.g. User Facts, Preferences, Decisions"},
+			}},
+		logNote,
+		{Name: ToolSoulUpdate, Description: "Replace SOUL.md, your persona, with a new revision. Every revision is kept.",
+			Parameters: []ToolParam{
+				{Name: "content", Type: "string", Description: "the whole new SOUL.md", Required: true},
+				{Name: "reason", Type: "string", Description: "why it changes", Required: true},
+			}},
+		{Name: ToolProfilePropose, Description: "Propose a change to a profile record. It is only recorded; the user decides.",
+			Parameters: []ToolParam{
+				{Name: "key", Type: "string", Description: "e.g. user.timezone, user.pref.coffee", Required: true},
+				{Name: "value", Type: "string", Description: "the proposed value", Required: true},
+				{Name: "reason", Type: "string", Description: "why", Required: true},
+			}},
+	}
+}
+
+func toolNames(specs []ToolSpec) []string {
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// ToolResult is what one tool call did, for the transcript and --json.
+type ToolResult struct {
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+	OK        bool           `json:"ok"`
+	Result    string         `json:"result"`
+}
+
+// errToolArgs marks a call whose arguments are missing or of the wrong type.
+var errToolArgs = errors.New("invalid arguments")
+
+// runTool executes one call. It never panics and never returns a Go error to
+// the loop: a failure becomes an error result the model can read and recover
+// from. No tool takes a path, so none can reach outside the workspace.
+func (c *Chat) runTool(ctx context.Context, t *turn, call ToolCall) (res ToolResult) {
+	res = ToolResult{Name: call.Name, Arguments: call.Arguments}
+	defer func() {
+		if p := recover(); p != nil {
+			res.OK, res.Result = false, fmt.Sprintf("error: tool %s failed internally: %v", call.Name, p)
+		}
+	}()
+	allowed := false
+	for _, s := range t.tools {
+		if s.Name == call.Name {
+			allowed = true
+		}
+	}
+	if !allowed {
+		res.Result = fmt.Sprintf("error: no tool named %q is available now; available: %s", call.Name, strings.Join(toolNames(t.tools), ", "))
+		return res
+	}
+	out, err := c.dispatch(ctx, t, call)
+	if err != nil {
+		res.Result = "error: " + err.Error()
+		return res
+	}
+	res.OK, res.Result = true, out
+	return res
+}
+
+func (c *Chat) dispatch(ctx context.Context, t *turn, call ToolCall) (string, error) {
+	args := toolArgs(call.Arguments)
+	switch call.Name {
+	case ToolMemorySearch:
+		q, err := args.str("query", true)
+		if err != nil {
+			return "", err
+		}
+		k, err := args.int("k", 5, 1, 10)
+		if err != nil {
+			return "", err
+		}
+		hits, err := c.recall(ctx, q, k)
+		if err != nil {
+			return "", err
+		}
+		if len(hits) == 0 {
+			return "no passages found", nil
+		}
+		var b strings.Builder
+		for _, h := range hits {
+			b.WriteString(recallBlock(h))
+		}
+		return b.String(), nil
+
+	case ToolMemoryAppend:
+		text, err := args.str("text", true)
+		if err != nil {
+			return "", err
+		}
+		section, err := args.str("section", false)
+		if err != nil {
+			return "", err
+		}
+		r, err := memory.AppendFact(c.WS.Home, text, section)
+		if err != nil {
+			return "", err
+		}
+		c.notify(fmt.Sprintf("remembered in %s:%d", r.Path, r.StartLine))
+		return fmt.Sprintf("saved to %s:%d-%d", r.Path, r.StartLine, r.EndLine), nil
+
+	case ToolLogNote:
+		text, err := args.str("text", true)
+		if err != nil {
+			return "", err
+		}
+		r, err := memory.AppendLog(c.WS.Home, t.now, text)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("noted in %s:%d-%d", r.Path, r.StartLine, r.EndLine), nil
+
+	case ToolSoulUpdate:
+		content, err := args.str("content", true)
+		if err != nil {
+			return "", err
+		}
+		reason, err := args.str("reason", true)
+		if err != nil {
+			return "", err
+		}
+		rev, err := c.Soul.Save(ctx, content, soul.Agent, reason)
+		if err != nil {
+			return "", err
+		}
+		c.notify(fmt.Sprintf("SOUL.md updated by the model (revision %d: %s); see: agent soul diff", rev.ID, oneLine(reason, 80)))
+		return fmt.Sprintf("SOUL.md saved as revision %d; it applies from the next turn", rev.ID), nil
+
+	case ToolProfilePropose:
+		key, err := args.str("key", true)
+		if err != nil {
+			return "", err
+		}
+		value, err := args.str("value", true)
+		if err != nil {
+			return "", err
+		}
+		reason, err := args.str("reason", false)
+		if err != nil {
+			return "", err
+		}
+		p, err := c.Profile.Propose(ctx, key, value, reason, "chat session "+t.session.Name)
+		if err != nil {
+			return "", err
+		}
+		c.notify(fmt.Sprintf("proposal %d: %s = %q (accept with: agent profile accept %d)", p.ID, p.Key, p.Value, p.ID))
+		return fmt.Sprintf("proposal %d recorded; it is NOT applied. Tell the user they can accept it with: agent profile accept %d", p.ID, p.ID), nil
+
+	case ToolProfileBootstrap:
+		agentName, err := args.str("agent_name", true)
+		if err != nil {
+			return "", err
+		}
+		userName, err := args.str("user_name", true)
+		if err != nil {
+			return "", err
+		}
+		for _, kv := range [][2]string{{"agent.name", agentName}, {"user.name", userName}} {
+			if _, err := profile.Validate(kv[0], kv[1]); err != nil {
+				return "", err
+			}
+		}
+		if c.Confirm == nil {
+			return "", fmt.Errorf("refused: the user is not at a terminal to confirm; they can set the names with: agent profile set agent.name %q and agent profile set user.name %q", agentName, userName)
+		}
+		if !c.Confirm(fmt.Sprintf("Save your name as %q and mine as %q?", userName, agentName)) {
+			return "the user declined; ask again what the names should be", nil
+		}
+		d := profile.ByUser("chat bootstrap (confirmed)")
+		for _, kv := range [][2]string{{"agent.name", agentName}, {"user.name", userName}} {
+			if _, ok, err := c.Profile.Get(ctx, kv[0]); err != nil {
+				return "", err
+			} else if ok {
+				continue // set meanwhile by the user: theirs wins
+			}
+			if _, err := c.Profile.Set(ctx, d, kv[0], kv[1]); err != nil {
+				return "", err
+			}
+		}
+		return "saved; the profile is set and cannot be changed by you from now on", nil
+	}
+	return "", fmt.Errorf("%w: unknown tool %q", errToolArgs, call.Name)
+}
+
+// toolArgs reads a model's arguments leniently in form (numbers may arrive as
+// strings) and strictly in substance (required means present and non-empty).
+type toolArgs map[string]any
+
+func (a toolArgs) str(name string, required bool) (string, error) {
+	v, ok := a[name]
+	if !ok || v == nil {
+		if required {
+			return "", fmt.Errorf("%w: %q is required", errToolArgs, name)
+		}
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		b, _ := json.Marshal(v)
+		return "", fmt.Errorf("%w: %q must be a string, got %s", errToolArgs, name, b)
+	}
+	if required && strings.TrimSpace(s) == "" {
+		return "", fmt.Errorf("%w: %q must not be empty", errToolArgs, name)
+	}
+	return s, nil
+}
+
+func (a toolArgs) int(name string, def, lo, hi int) (int, error) {
+	v, ok := a[name]
+	if !ok || v == nil {
+		return def, nil
+	}
+	var n float64
+	switch x := v.(type) {
+	case float64:
+		n = x
+	case int:
+		n = float64(x)
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil {
+			return 0, fmt.Errorf("%w: %q must be a number, got %q", errToolArgs, name, x)
+		}
+		n = f
+	default:
+		return 0, fmt.Errorf("%w: %q must be a number", errToolArgs, name)
+	}
+	if math.IsNaN(n) {
+		return def, nil
+	}
+	return int(math.Max(float64(lo), math.Min(float64(hi), n))), nil
+}
