@@ -81,21 +81,37 @@ e2e_doctor() {
 	check "doctor with Ollama unreachable: says how to start it" out_has "^fail	ollama	cannot reach Ollama at http://127.0.0.1:1: is 'ollama serve' running\\?	"
 }
 
-# e2e_chat: `agent chat` through the real server.
-# ---------------------------------------------------------------------------
-# LEAD: chat assertions go here once `agent chat` lands, for example:
-#   ag chat "hello"                  -> code_is 0, err_empty, the reply on stdout
-#   ag chat --json "hello"           -> prompt_eval_count >= the estimated
-#                                       tokens of layers 1-3 from "layers"
-#   ag chat --continue "and then?"   -> same session, history in the prompt
-# Facts about the tiny model: each reply is 8 printable ASCII characters of
-# noise (num_predict 8 in its Modelfile, done_reason "length"); its
-# tokenizer is one token per character, so prompt_eval_count is about the
-# prompt's length in characters (more than any chars/4 estimate); with
-# tools in the request it still answers (its template declares .Tools).
-# ---------------------------------------------------------------------------
+# e2e_chat: `agent chat` through the real server. The tiny model's replies
+# are 8 printable characters of noise (num_predict 8 in its Modelfile); its
+# tokenizer counts about one token per character, so prompt_eval_count is
+# about the prompt's length in characters — more than our estimate.
+json_int() { grep -o "\"$1\":[0-9]*" <<<"$OUT" | head -n 1 | cut -d: -f2; }
+layer_tokens() { grep -o "{\"name\":\"$1\",[^}]*}" <<<"$OUT" | grep -o '"tokens":[0-9]*' | cut -d: -f2; }
+
 e2e_chat() {
-	:
+	ag profile set agent.name Atlas
+	ag profile set user.name Igor
+	ag log "Booked flights to Lisbon for the fourth of December"
+
+	ag chat "hello, when do I fly to Lisbon?"
+	check "chat one-shot: exit 0, a reply on stdout, stderr empty" eval 'code_is 0 && err_empty && [ -n "$OUT" ]'
+
+	ag chat --continue --json "and when do I fly back from Lisbon?"
+	check "chat --continue --json: exit 0, stderr empty" eval 'code_is 0 && err_empty'
+	check "chat --json: the reply and the model's counts" out_has '"reply":"[^"]+".*"prompt_eval_count":[1-9][0-9]*,"eval_count":[1-9]'
+	local pec fixed
+	pec="$(json_int prompt_eval_count)"
+	fixed=$(( $(layer_tokens system) + $(layer_tokens soul) + $(layer_tokens profile) ))
+	check "the whole layered prompt reached the model: prompt_eval_count $pec >= layers 1-3 estimate $fixed" \
+		eval '[ "${pec:-0}" -ge "$fixed" ] && [ "$fixed" -gt 0 ]'
+	check "chat --continue carried the first exchange as history" out_has '"name":"history","source":"session [^"]+","tokens":[0-9]+,"chars":[0-9]+,"items":2'
+	check "chat recalled the log entry" out_has '"name":"memory","source":"index: [1-9]'
+
+	ag sessions show --json
+	check "both turns stored in the session" eval '[ "$(grep -o "\"role\":\"assistant\"" <<<"$OUT" | wc -l)" = 2 ] && out_has "fly back from Lisbon"'
+
+	ag --model nosuch chat "hi"
+	check "chat with a model not installed: exit 4, says what to pull" eval 'code_is 4 && err_has "model nosuch:latest not found: run .ollama pull nosuch:latest."'
 }
 
 start=$SECONDS
