@@ -182,6 +182,9 @@ func assemble(in assemblyInput) (*Assembled, error) {
 // an assistant reply cut off from its question.
 func fitHistory(est estimator, stored []StoredMessage, budget int, session string) ([]Message, Layer) {
 	layer := Layer{Name: LayerHistory, Source: "session " + session}
+	if session == "" {
+		layer.Source = "new session"
+	}
 	var candidates []Message
 	for _, m := range stored {
 		switch {

@@ -109,10 +109,11 @@ ollama_down() {
 			kill -0 "$OLLAMA_PID" 2>/dev/null || break
 			sleep 0.1
 		done
-		kill -KILL "$OLLAMA_PID" 2>/dev/null
-		wait "$OLLAMA_PID" 2>/dev/null
+		# Callers may run under set -e: a process already gone is success.
+		kill -KILL "$OLLAMA_PID" 2>/dev/null || true
+		wait "$OLLAMA_PID" 2>/dev/null || true
 		for i in $children; do
-			kill -KILL "$i" 2>/dev/null
+			kill -KILL "$i" 2>/dev/null || true
 		done
 		OLLAMA_PID=""
 	fi
