@@ -1,0 +1,198 @@
+// Package index keeps index.db: a disposable SQLite FTS5 index over the
+// chunks of MEMORY.md and the daily logs. It can be deleted at any time; the
+// next reindex, refresh or search rebuilds it from the files.
+package index
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// FileName is the index's file inside the workspace.
+const FileName = "index.db"
+
+// schemaVersion is stored in PRAGMA user_version. Bump it with any change to
+// schema.sql, the tokenizer, or what a chunk holds: an index.db of another
+// version is rebuilt, never migrated (it is derived data).
+const schemaVersion = 1
+
+// applicationID marks index.db as ours ("agIX"), so a foreign SQLite file
+// dropped at that name is rebuilt instead of being written into.
+const applicationID = 0x61674958
+
+//go:embed schema.sql
+var schemaSQL string
+
+// Index is an open index.db. It is safe for one goroutine at a time; several
+// processes may use the same index.db at once.
+type Index struct {
+	home string
+	path string
+	warn func(string)
+	db   *sql.DB
+	ino  uint64 // inode db was opened on; a full rebuild elsewhere replaces the file
+	// needFull says why the next refresh must rebuild from scratch ("" when
+	// the index is usable).
+	needFull string
+	// targetChars is the chunk size handed to the chunker.
+	targetChars int
+}
+
+// Open opens the workspace's index.db. A missing, corrupt, foreign or
+// other-version file is not an error: warn is told, and the next Refresh,
+// Reindex or Search rebuilds it. warn may be nil.
+func Open(ctx context.Context, home string, warn func(string)) (*Index, error) {
+	if warn == nil {
+		warn = func(string) {}
+	}
+	ix := &Index{home: home, path: filepath.Join(home, FileName), warn: warn, targetChars: TargetChars}
+	if err := ix.open(ctx); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// open (re)opens index.db and decides whether it must be rebuilt.
+func (ix *Index) open(ctx context.Context) error {
+	if ix.db != nil {
+		ix.db.Close()
+		ix.db = nil
+	}
+	ix.needFull = ""
+	st, err := os.Stat(ix.path)
+	if errors.Is(err, os.ErrNotExist) {
+		ix.needFull = FileName + " missing"
+		ix.warn(ix.needFull + ": building it")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open index %s: %w", ix.path, err)
+	}
+	ix.ino = inode(st)
+	ix.db = openDB(dsn(ix.path, "rw"), readPragmas)
+	var version, appID int
+	err = ix.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
+	if err == nil {
+		err = ix.db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID)
+	}
+	switch {
+	case err != nil && isCorrupt(err):
+		ix.needFull = fmt.Sprintf("%s is corrupt (%v)", FileName, err)
+	case err != nil:
+		return fmt.Errorf("open index %s: %w", ix.path, err)
+	case appID != applicationID:
+		ix.needFull = FileName + " is not an agent index"
+	case version != schemaVersion:
+		ix.needFull = fmt.Sprintf("%s has schema version %d, this agent uses %d", FileName, version, schemaVersion)
+	}
+	if ix.needFull != "" {
+		ix.warn(ix.needFull + ": rebuilding it")
+	}
+	return nil
+}
+
+// Close releases the database handle.
+func (ix *Index) Close() error {
+	if ix.db == nil {
+		return nil
+	}
+	err := ix.db.Close()
+	ix.db = nil
+	return err
+}
+
+// current makes sure ix.db is the file now at index.db: another process's
+// full rebuild replaces the file, and a long-lived Index (watch, chat) must
+// not keep reading or writing the orphaned one. It costs one stat.
+func (ix *Index) current(ctx context.Context) error {
+	st, err := os.Stat(ix.path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if ix.needFull == "" {
+			if ix.db != nil {
+				ix.db.Close()
+				ix.db = nil
+			}
+			ix.needFull = FileName + " missing"
+			ix.warn(ix.needFull + ": building it")
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("index %s: %w", ix.path, err)
+	case ix.db != nil && inode(st) == ix.ino:
+		return nil
+	}
+	return ix.open(ctx)
+}
+
+// markCorrupt records that SQLite found the file damaged mid-operation.
+func (ix *Index) markCorrupt(err error) {
+	ix.needFull = fmt.Sprintf("%s is corrupt (%v)", FileName, err)
+	ix.warn(ix.needFull + ": rebuilding it")
+}
+
+func isCorrupt(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB)
+}
+
+func inode(st os.FileInfo) uint64 {
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(s.Ino)
+	}
+	return 0
+}
+
+// Connection settings. index.db keeps SQLite's rollback journal rather than
+// WAL: a full rebuild replaces the file by rename, and a WAL or shm file left
+// by the old file would be replayed into the new one. Readers and writers
+// wait for each other through the busy timeout; index writes are short.
+const (
+	// readPragmas: memory-mapped reads spare a read() syscall per page.
+	readPragmas = "PRAGMA mmap_size = 268435456; PRAGMA temp_store = MEMORY;"
+	// buildPragmas: a full rebuild writes a new private file that is renamed
+	// into place only when complete, so it needs neither journal nor fsync
+	// per commit; a bigger FTS5 hash flushes fewer, larger segments.
+	buildPragmas = "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;" +
+		" PRAGMA cache_size = -4096; PRAGMA temp_store = MEMORY;"
+)
+
+// dsn builds a go-sqlite3 URI; the path is escaped because SQLite decodes
+// URI filenames. Busy timeout: concurrent agents wait for each other.
+// _txlock=immediate: writers take the write lock up front, never upgrading.
+func dsn(path, mode string) string {
+	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	return "file:" + esc + "?mode=" + mode + "&_busy_timeout=10000&_txlock=immediate"
+}
+
+// openDB opens one connection (the index is used by one goroutine) that runs
+// pragmas each time it connects.
+func openDB(dsn, pragmas string) *sql.DB {
+	drv := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		_, err := c.Exec(pragmas, nil)
+		return err
+	}}
+	db := sql.OpenDB(connector{dsn: dsn, drv: drv})
+	db.SetMaxOpenConns(1)
+	return db
+}
+
+// connector lets each Index carry its own ConnectHook without registering a
+// driver name globally.
+type connector struct {
+	dsn string
+	drv *sqlite3.SQLiteDriver
+}
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
+func (c connector) Driver() driver.Driver                        { return c.drv }

@@ -1,0 +1,131 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestBuildQuery(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"   ", ""},
+		{"?!…", ""},
+		{"🙂🙂", ""},
+		{"Lisbon", `"lisbon"`},
+		{"When did I book the Lisbon flight?", `"book" OR "lisbon" OR "flight"`},
+		{"lisbon LISBON Lisbon", `"lisbon"`},
+		{`say "hello" AND (world OR NOT me) NEAR/3 col:val* -x ^y`, `"say" OR "hello" OR "world" OR "near" OR "3" OR "col" OR "val"`},
+		{"the who", `"the" OR "who"`}, // only stopwords: keep them rather than search nothing
+		{"a b c", `"a" OR "b" OR "c"`},
+		{"room 5", `"room" OR "5"`},
+		{"don't won't", `"don" OR "t" OR "won"`},
+		{"e-mail co-op", `"mail" OR "co" OR "op"`},
+		{"Café Zürich naïve", `"café" OR "zürich" OR "naïve"`},
+		{"東京タワー 行った", `"東京タワー" OR "行った"`},
+		{"C++ and C#", `"c" OR "and"`},
+	} {
+		if got := BuildQuery(tc.in); got != tc.want {
+			t.Errorf("BuildQuery(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	long := strings.Repeat("word ", 10)
+	for i := range 100 {
+		long += " term" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+	}
+	if n := strings.Count(BuildQuery(long), " OR ") + 1; n != maxTerms {
+		t.Errorf("long text: %d terms, want %d", n, maxTerms)
+	}
+}
+
+// hostileQueries are things people and scripts type that FTS5 would read as
+// syntax: each must give results or nothing, never an error.
+var hostileQueries = []string{
+	`"`, `""`, `"""`, `"unbalanced`, `unbalanced"`, `'single'`, `it's`,
+	`*`, `**`, `lis*`, `*bon`, `-`, `--`, `-lisbon`, `+lisbon`, `^lisbon`,
+	`:`, `::`, `heading:lisbon`, `text:`, `nosuchcolumn:x`, `{heading text}:lisbon`,
+	`AND`, `OR`, `NOT`, `AND OR NOT`, `lisbon AND`, `OR lisbon`, `NOT lisbon`,
+	`NEAR`, `NEAR(`, `NEAR(lisbon flight, 2)`, `lisbon NEAR/2 flight`,
+	`(`, `)`, `((lisbon)`, `(lisbon))`, `()`, `[lisbon]`, `{`, `}`,
+	`lisbon; DROP TABLE chunks; --`, `' OR 1=1 --`, `\`, `\"`, `%`, `_`,
+	"\x00", "lisbon\x00flight", "tab\there", "line\nbreak", "\r\n",
+	`🙂`, `✈️ Lisbon 🇵🇹`, `東京`, `カフェ`, `Ελλάδα`, `مرحبا`, `café`, "e\u0301",
+	"\u0301", "\u200b", "\ufeff", "\U000F0000", `the`, `the of and`, `a`,
+	strings.Repeat("lisbon ", 500), strings.Repeat("(", 300), strings.Repeat(`"`, 301),
+	"\xff\xfe invalid utf8", `$(rm -rf /)`, `<script>alert(1)</script>`,
+}
+
+func TestHostileQueries(t *testing.T) {
+	if len(hostileQueries) < 40 {
+		t.Fatalf("only %d hostile queries", len(hostileQueries))
+	}
+	home := workspace(t, map[string]string{"MEMORY.md": memoryMD, "logs/2026-11-20.md": log1})
+	ix, _ := open(t, home)
+	reindex(t, ix, false)
+	for _, q := range hostileQueries {
+		for _, fresh := range []bool{false, true} {
+			hits, err := ix.Search(context.Background(), q, SearchOptions{Fresh: fresh})
+			if err != nil && !errors.Is(err, ErrNotFound) {
+				t.Errorf("Search(%q): %v", q, err)
+			}
+			if err == nil && len(hits) == 0 {
+				t.Errorf("Search(%q): no error and no hits", q)
+			}
+		}
+	}
+	// Queries with words do find them, whatever surrounds the words.
+	for _, q := range []string{`"unbalanced lisbon`, `NEAR(lisbon flight, 2)`, `heading:lisbon`, `lisbon; DROP TABLE chunks; --`, `✈️ Lisbon 🇵🇹`} {
+		if hits := search(t, ix, q, SearchOptions{}); len(hits) == 0 {
+			t.Errorf("Search(%q) found nothing", q)
+		}
+	}
+}
+
+// FuzzBuildQuery runs every built query against a real FTS5 table with the
+// index's tokenizer: any text must become a query FTS5 accepts.
+func FuzzBuildQuery(f *testing.F) {
+	for _, q := range hostileQueries {
+		f.Add(q)
+	}
+	db, err := sql.Open("sqlite3", ":memory:")
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(`CREATE VIRTUAL TABLE t USING fts5(heading, text, tokenize = 'porter unicode61 remove_diacritics 2');
+		INSERT INTO t VALUES ('Trip planning', 'Booked the flight to Lisbon'), ('', 'café 東京 e` + "\u0301" + `')`); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		q := BuildQuery(in)
+		if q == "" {
+			if hasWord(in) {
+				t.Fatalf("BuildQuery(%q) = empty, but the text has a word", in)
+			}
+			return
+		}
+		rows, err := db.Query("SELECT rowid, bm25(t, 2.0, 1.0) FROM t WHERE t MATCH ? ORDER BY 2", q)
+		if err == nil {
+			for rows.Next() {
+			}
+			err = rows.Err()
+			rows.Close()
+		}
+		if err != nil {
+			t.Fatalf("BuildQuery(%q) = %s: FTS5 refused it: %v", in, q, err)
+		}
+	})
+}
+
+func hasWord(s string) bool {
+	for _, r := range s {
+		if r != utf8.RuneError && isTokenRune(r) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,608 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"agent/memory"
+)
+
+// TargetChars is the chunk size the index asks the chunker for. Chosen by
+// measuring evidence recall on LoCoMo (docs/decisions-index.md): small
+// chunks spend little of a reader's context budget on text around a match.
+const TargetChars = 600
+
+// MaxFileSize caps what one file may weigh; a bigger file is skipped with a
+// warning (it is not a note, and reading it would stall every refresh).
+const MaxFileSize = 8 << 20
+
+// racyWindow: a file modified this close to the moment it was indexed may be
+// modified again within the same mtime tick without its size changing, so its
+// manifest row is marked racy and its content re-hashed by the next update.
+const racyWindow = 2 * time.Second
+
+// ReindexOptions tunes Reindex.
+type ReindexOptions struct {
+	Full     bool                  // rebuild from scratch into a new file
+	Progress func(done, total int) // after each file read; total = files to read
+}
+
+// Stats says what an update did and what the index holds afterwards.
+type Stats struct {
+	Full      bool // the index was rebuilt from scratch
+	New       int  // files indexed for the first time
+	Changed   int  // files whose content changed
+	Removed   int  // files gone from the workspace
+	Unchanged int  // files left as they were (including touched-but-same)
+	Skipped   int  // files not indexed because of a problem, each warned about
+	Files     int  // files in the index
+	Chunks    int  // chunks in the index
+	Bytes     int64
+	Duration  time.Duration
+}
+
+// Changes is how many files the update touched.
+func (s Stats) Changes() int { return s.New + s.Changed + s.Removed }
+
+// Reindex brings the index up to date with the files: incrementally (stat
+// walk, then only new or changed files are read) or, with Full, by building
+// a new index.db that replaces the old one when complete.
+func (ix *Index) Reindex(ctx context.Context, opts ReindexOptions) (Stats, error) {
+	start := time.Now()
+	st, err := ix.update(ctx, opts.Full, opts.Progress)
+	st.Duration = time.Since(start)
+	return st, err
+}
+
+// Refresh is the cheap update run before every search and chat turn: a stat
+// walk, compared with the last one; only if something changed are the
+// changed files read and re-chunked.
+func (ix *Index) Refresh(ctx context.Context) (Stats, error) {
+	return ix.Reindex(ctx, ReindexOptions{})
+}
+
+func (ix *Index) update(ctx context.Context, full bool, progress func(int, int)) (Stats, error) {
+	if err := ix.current(ctx); err != nil {
+		return Stats{}, err
+	}
+	if full || ix.needFull != "" {
+		return ix.rebuild(ctx, progress)
+	}
+	ents, sum, err := walk(ix.home)
+	if err != nil {
+		return Stats{}, fmt.Errorf("reindex %s: %w", ix.home, err)
+	}
+	m, err := ix.meta(ctx)
+	if isCorrupt(err) {
+		ix.markCorrupt(err)
+		return ix.rebuild(ctx, progress)
+	}
+	if err != nil {
+		return Stats{}, err
+	}
+	if bytes.Equal(m.digest, sum.bytes()) {
+		return Stats{Unchanged: len(ents), Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil
+	}
+	st, err := ix.incremental(ctx, ents, sum, progress)
+	if isCorrupt(err) {
+		ix.markCorrupt(err)
+		return ix.rebuild(ctx, progress)
+	}
+	return st, err
+}
+
+// metaFacts is the meta table: enough to answer a no-change refresh and the
+// status command without scanning anything.
+type metaFacts struct {
+	digest      []byte
+	files       int
+	chunks      int
+	bytes       int64
+	lastReindex time.Time
+}
+
+func (ix *Index) meta(ctx context.Context) (metaFacts, error) {
+	var m metaFacts
+	rows, err := ix.db.QueryContext(ctx, sqlReadMeta)
+	if err != nil {
+		return m, fmt.Errorf("read index %s: %w", ix.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		var v any
+		if err := rows.Scan(&k, &v); err != nil {
+			return m, fmt.Errorf("read index %s: %w", ix.path, err)
+		}
+		switch k {
+		case "digest":
+			m.digest, _ = v.([]byte)
+		case "files":
+			m.files = int(asInt(v))
+		case "chunks":
+			m.chunks = int(asInt(v))
+		case "bytes":
+			m.bytes = asInt(v)
+		case "last_reindex":
+			m.lastReindex = time.Unix(0, asInt(v))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return m, fmt.Errorf("read index %s: %w", ix.path, err)
+	}
+	return m, nil
+}
+
+func asInt(v any) int64 {
+	n, _ := v.(int64)
+	return n
+}
+
+// manifestRow is one files row.
+type manifestRow struct {
+	id          int64
+	size        int64
+	mtimeNS     int64
+	hash        []byte
+	problem     string
+	racy        bool
+	first, last sql.NullInt64
+}
+
+func (r *manifestRow) chunks() int {
+	if !r.first.Valid {
+		return 0
+	}
+	return int(r.last.Int64 - r.first.Int64 + 1)
+}
+
+// querier is a *sql.DB or a *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func loadManifest(ctx context.Context, q querier) (map[string]*manifestRow, error) {
+	rows, err := q.QueryContext(ctx, sqlLoadManifest)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*manifestRow{}
+	for rows.Next() {
+		var path string
+		var problem sql.NullString
+		r := &manifestRow{}
+		if err := rows.Scan(&r.id, &path, &r.size, &r.mtimeNS, &r.hash, &problem, &r.racy, &r.first, &r.last); err != nil {
+			return nil, err
+		}
+		r.problem = problem.String
+		out[path] = r
+	}
+	return out, rows.Err()
+}
+
+// incremental applies the difference between the walk and the manifest in
+// one transaction: a crash or an error leaves the previous index intact.
+func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, progress func(int, int)) (Stats, error) {
+	tx, err := ix.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one updater at a time
+	if err != nil {
+		return Stats{}, fmt.Errorf("reindex %s: %w", ix.path, err)
+	}
+	defer tx.Rollback()
+	// Another process may have rebuilt and replaced index.db while we waited
+	// for the lock; writing into the replaced file would be lost.
+	if fi, err := os.Stat(ix.path); err != nil || inode(fi) != ix.ino {
+		tx.Rollback()
+		if err := ix.open(ctx); err != nil {
+			return Stats{}, err
+		}
+		return ix.update(ctx, false, progress)
+	}
+	old, err := loadManifest(ctx, tx)
+	if err != nil {
+		return Stats{}, fmt.Errorf("reindex %s: load manifest: %w", ix.path, err)
+	}
+	var st Stats
+	var jobs []job
+	seen := make(map[string]bool, len(ents))
+	sort.Slice(ents, func(i, j int) bool { return ents[i].rel < ents[j].rel })
+	for i := range ents {
+		e := &ents[i]
+		seen[e.rel] = true
+		r := old[e.rel]
+		if r != nil && r.size == e.size && r.mtimeNS == e.mtimeNS && !r.racy && (e.problem == "" || e.problem == r.problem) {
+			st.Unchanged++
+			continue
+		}
+		jobs = append(jobs, job{e: e, old: r})
+	}
+	w, err := newWriter(ctx, tx, ix.warn, time.Now())
+	if err != nil {
+		return Stats{}, fmt.Errorf("reindex %s: %w", ix.path, err)
+	}
+	defer w.close()
+	for rel, r := range old {
+		if !seen[rel] {
+			if err := w.remove(ctx, r); err != nil {
+				return Stats{}, fmt.Errorf("reindex %s: remove %s: %w", ix.path, rel, err)
+			}
+			st.Removed++
+		}
+	}
+	if err := ix.process(ctx, jobs, w, &st, progress); err != nil {
+		return Stats{}, err
+	}
+	if err := w.finish(ctx, sum, &st); err != nil {
+		return Stats{}, fmt.Errorf("reindex %s: %w", ix.path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return Stats{}, fmt.Errorf("reindex %s: commit: %w", ix.path, err)
+	}
+	return st, nil
+}
+
+// rebuild writes a complete new index into a temporary file and renames it
+// over index.db: the old index serves searches until the new one is whole,
+// and a crash leaves at worst a stray temporary file.
+func (ix *Index) rebuild(ctx context.Context, progress func(int, int)) (Stats, error) {
+	removeStaleTemps(ix.home)
+	ents, sum, err := walk(ix.home)
+	if err != nil {
+		return Stats{}, fmt.Errorf("reindex %s: %w", ix.home, err)
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].rel < ents[j].rel })
+	tmp, err := os.CreateTemp(ix.home, tmpPrefix+"*")
+	if err != nil {
+		return Stats{}, fmt.Errorf("reindex: %w", err)
+	}
+	tmpPath := tmp.Name()
+	tmp.Close()
+	keep := false
+	defer func() {
+		if !keep {
+			os.Remove(tmpPath)
+			os.Remove(tmpPath + "-journal")
+		}
+	}()
+	st, err := ix.build(ctx, tmpPath, ents, sum, progress)
+	if err != nil {
+		return Stats{}, err
+	}
+	if err := syncFile(tmpPath); err != nil {
+		return Stats{}, fmt.Errorf("reindex: %w", err)
+	}
+	if err := ix.swap(ctx, tmpPath); err != nil {
+		return Stats{}, err
+	}
+	keep = true
+	return st, nil
+}
+
+// tmpPrefix names rebuilds in progress; hidden so the walk ignores them.
+const tmpPrefix = "." + FileName + ".new-"
+
+// removeStaleTemps deletes rebuilds abandoned by a crash a day or more ago
+// (a younger one may belong to a rebuild running in another process).
+func removeStaleTemps(home string) {
+	old, _ := filepath.Glob(filepath.Join(home, tmpPrefix+"*"))
+	for _, p := range old {
+		if fi, err := os.Stat(p); err == nil && time.Since(fi.ModTime()) > 24*time.Hour {
+			os.Remove(p)
+		}
+	}
+}
+
+func (ix *Index) build(ctx context.Context, path string, ents []entry, sum digest, progress func(int, int)) (Stats, error) {
+	db := openDB(dsn(path, "rw"), buildPragmas)
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, schemaSQL); err != nil {
+		return Stats{}, fmt.Errorf("reindex: create schema: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, sqlBuildSettings); err != nil {
+		return Stats{}, fmt.Errorf("reindex: configure: %w", err)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return Stats{}, fmt.Errorf("reindex: %w", err)
+	}
+	defer tx.Rollback()
+	w, err := newWriter(ctx, tx, ix.warn, time.Now())
+	if err != nil {
+		return Stats{}, fmt.Errorf("reindex: %w", err)
+	}
+	defer w.close()
+	st := Stats{Full: true}
+	jobs := make([]job, len(ents))
+	for i := range ents {
+		jobs[i] = job{e: &ents[i]}
+	}
+	if err := ix.process(ctx, jobs, w, &st, progress); err != nil {
+		return Stats{}, err
+	}
+	if err := w.finish(ctx, sum, &st); err != nil {
+		return Stats{}, fmt.Errorf("reindex: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return Stats{}, fmt.Errorf("reindex: commit: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, sqlFinishBuild); err != nil {
+		return Stats{}, fmt.Errorf("reindex: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, schemaVersion)); err != nil {
+		return Stats{}, fmt.Errorf("reindex: %w", err)
+	}
+	return st, db.Close()
+}
+
+// swap renames the new file over index.db while holding an exclusive lock on
+// the old one, so no reader is mid-query and no writer mid-transaction in it;
+// a process that opened the old file notices the new inode and reopens.
+func (ix *Index) swap(ctx context.Context, tmpPath string) error {
+	var unlock func()
+	if ix.db != nil {
+		conn, err := ix.db.Conn(ctx)
+		if err == nil {
+			if _, err := conn.ExecContext(ctx, "BEGIN EXCLUSIVE"); err == nil {
+				unlock = func() { conn.ExecContext(context.Background(), "ROLLBACK"); conn.Close() }
+			} else {
+				conn.Close() // a corrupt file cannot be locked, nor be in use
+			}
+		}
+	}
+	err := os.Rename(tmpPath, ix.path)
+	if err == nil {
+		err = syncDir(ix.home)
+	}
+	if unlock != nil {
+		unlock()
+	}
+	if err != nil {
+		return fmt.Errorf("reindex: replace %s: %w", ix.path, err)
+	}
+	return ix.open(ctx)
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// job is one file to read; old is its manifest row, nil for a new file.
+type job struct {
+	e   *entry
+	old *manifestRow
+	res chan result
+}
+
+// maxInflight bounds the bytes of files read but not yet written.
+const maxInflight = 2 << 20
+
+// weight is what a job counts against maxInflight.
+func (j *job) weight() int64 { return max(j.e.size, 1) }
+
+// result is a file read, checked and chunked, ready for the writer.
+type result struct {
+	hash    []byte
+	problem string // not indexable: recorded in the manifest, warned about
+	err     error  // could not be read: warned about, retried next time
+	same    bool   // content unchanged since indexed: only the stat moved
+	chunks  []byte // JSON array of [start, end, heading, date, text]
+	n       int
+}
+
+// process reads and chunks files on every core and hands them, in path
+// order, to the single writer: goldmark and SQLite's tokenizer run side by
+// side, and rowids follow path order (so follow dates in logs/).
+func (ix *Index) process(ctx context.Context, jobs []job, w *writer, st *Stats, progress func(int, int)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := runtime.GOMAXPROCS(0)
+	todo := make(chan *job)
+	ordered := make(chan *job, 4096)
+	// Reading runs ahead of writing (so parsing goes on while SQLite indexes
+	// a batch) by at most maxInflight bytes of files, bounding memory.
+	var inflight atomic.Int64
+	released := make(chan struct{}, 1)
+	go func() {
+		defer close(todo)
+		defer close(ordered)
+		for i := range jobs {
+			j := &jobs[i]
+			j.res = make(chan result, 1)
+			for n := inflight.Load(); n > 0 && n+j.weight() > maxInflight; n = inflight.Load() {
+				select {
+				case <-released:
+				case <-ctx.Done():
+					return
+				}
+			}
+			inflight.Add(j.weight())
+			select {
+			case ordered <- j:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case todo <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for j := range todo {
+				j.res <- ix.read(j)
+			}
+		}()
+	}
+	done := 0
+	for j := range ordered {
+		var r result
+		select {
+		case r = <-j.res:
+			j.res = nil // only the jobs in flight hold a channel
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := w.write(ctx, j, r, st); err != nil {
+			return fmt.Errorf("reindex %s: %w", j.e.rel, err)
+		}
+		inflight.Add(-j.weight())
+		select {
+		case released <- struct{}{}:
+		default:
+		}
+		done++
+		if progress != nil {
+			progress(done, len(jobs))
+		}
+	}
+	return ctx.Err()
+}
+
+// read loads, checks, hashes and chunks one file.
+func (ix *Index) read(j *job) result {
+	e := j.e
+	if e.problem != "" {
+		return result{problem: e.problem}
+	}
+	if e.size > MaxFileSize {
+		return result{problem: fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)}
+	}
+	data, err := readFile(ix.home, e)
+	if err != nil {
+		return result{err: err}
+	}
+	if len(data) > MaxFileSize {
+		return result{problem: fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)}
+	}
+	// Checked here, not only by the chunker, for a short and stable warning.
+	if bytes.IndexByte(data, 0) >= 0 {
+		return result{problem: "binary content (NUL bytes)"}
+	}
+	if !utf8.Valid(data) {
+		return result{problem: "not valid UTF-8"}
+	}
+	h := sha256.Sum256(data)
+	if j.old != nil && j.old.problem == "" && bytes.Equal(j.old.hash, h[:]) {
+		return result{hash: h[:], same: true}
+	}
+	chunks, err := memory.ChunkFile(e.rel, data, memory.ChunkOptions{TargetChars: ix.targetChars})
+	if err != nil {
+		return result{problem: err.Error()}
+	}
+	return result{hash: h[:], chunks: appendChunksJSON(nil, chunks), n: len(chunks)}
+}
+
+// readFile reads at most MaxFileSize+1 bytes, refusing to follow a symlink
+// the walk did not vet (one swapped in since). Plain syscalls: os.Open would
+// add an fstat and a poller registration per file, a tenth of a full
+// rebuild's system time.
+func readFile(home string, e *entry) ([]byte, error) {
+	path, flags := e.target, syscall.O_RDONLY|syscall.O_CLOEXEC
+	if path == "" {
+		path = filepath.Join(home, filepath.FromSlash(e.rel))
+		flags |= syscall.O_NOFOLLOW
+	}
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(path, flags, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	buf := make([]byte, 0, min(e.size, MaxFileSize)+1)
+	for len(buf) <= MaxFileSize {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // the file grew since the walk
+		}
+		want := cap(buf) - len(buf)
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		buf = buf[:len(buf)+n]
+		if n < want {
+			break // a short read from a regular file is its end
+		}
+	}
+	return buf, nil
+}
+
+// appendChunksJSON encodes chunks for json_each: SQLite unpacks a whole file
+// in one statement, instead of one cgo round trip per chunk. The text is
+// valid UTF-8 (checked), so only quotes, backslashes and control characters
+// need escaping.
+func appendChunksJSON(b []byte, chunks []memory.Chunk) []byte {
+	b = append(b, '[')
+	for i, c := range chunks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(c.StartLine), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(c.EndLine), 10)
+		b = append(b, ',')
+		b = appendJSONString(b, c.Heading)
+		b = append(b, ',')
+		b = appendJSONString(b, c.Date)
+		b = append(b, ',')
+		b = appendJSONString(b, c.Text)
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}

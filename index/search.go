@@ -1,0 +1,188 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// DefaultK is how many hits Search returns when SearchOptions.K is 0.
+const DefaultK = 10
+
+// Snippet highlight markers: Hit.Snippet wraps each matched term in them, for
+// the caller to render (bold on a terminal) or strip.
+const (
+	MarkStart = "\x02"
+	MarkEnd   = "\x03"
+)
+
+// SearchOptions tunes Search.
+type SearchOptions struct {
+	K   int  // at most this many hits; 0 means DefaultK
+	Raw bool // the query is FTS5 syntax, passed through unchanged
+	// Fresh makes the search see the files as they are now: a Refresh's
+	// stat walk runs alongside the query, and if it finds a change the
+	// index is updated and the query run again.
+	Fresh bool
+}
+
+// Hit is one chunk that matched, with its exact source.
+type Hit struct {
+	Path      string // workspace-relative
+	StartLine int    // 1-based, inclusive
+	EndLine   int
+	Heading   string
+	Date      string  // "" outside the daily logs
+	Score     float64 // relevance, higher is better (bm25, sign flipped)
+	Snippet   string  // a few words around the matches, marked with MarkStart/MarkEnd
+	Text      string  // the whole chunk
+}
+
+// Search returns the best chunks for query, best first: bm25 with headings
+// weighted above body text, the more recent chunk first among equals. A
+// query with nothing to search for, or with no match, fails with an error
+// wrapping ErrNotFound; a malformed Raw query with ErrInvalid.
+func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) ([]Hit, error) {
+	k := opts.K
+	switch {
+	case k == 0:
+		k = DefaultK
+	case k < 0:
+		return nil, fmt.Errorf("search: k must be positive, got %d: %w", k, ErrInvalid)
+	}
+	match := query
+	if !opts.Raw {
+		match = BuildQuery(query)
+	}
+	if match == "" {
+		return nil, fmt.Errorf("%w: nothing to search for in %q", ErrNotFound, query)
+	}
+	if err := ix.current(ctx); err != nil {
+		return nil, err
+	}
+	var hits []Hit
+	var err error
+	if opts.Fresh && ix.needFull == "" {
+		hits, err = ix.freshQuery(ctx, match, k, opts.Raw)
+	} else {
+		if ix.needFull != "" {
+			if _, err := ix.update(ctx, false, nil); err != nil {
+				return nil, err
+			}
+		}
+		hits, err = ix.query(ctx, match, k, opts.Raw)
+	}
+	if isCorrupt(err) {
+		ix.markCorrupt(err)
+		if _, err := ix.update(ctx, false, nil); err != nil {
+			return nil, err
+		}
+		hits, err = ix.query(ctx, match, k, opts.Raw)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(hits) == 0 {
+		return nil, fmt.Errorf("%w: no memory matches %q", ErrNotFound, query)
+	}
+	return hits, nil
+}
+
+// freshQuery overlaps the refresh's stat walk with the query. When nothing
+// changed, which is nearly always, the search costs the longer of the two
+// rather than their sum.
+func (ix *Index) freshQuery(ctx context.Context, match string, k int, raw bool) ([]Hit, error) {
+	m, err := ix.meta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type walked struct {
+		ents []entry
+		sum  digest
+		err  error
+	}
+	ch := make(chan walked, 1)
+	go func() {
+		ents, sum, err := walk(ix.home)
+		ch <- walked{ents, sum, err}
+	}()
+	hits, qerr := ix.query(ctx, match, k, raw)
+	w := <-ch
+	if w.err != nil {
+		return nil, fmt.Errorf("refresh %s: %w", ix.home, w.err)
+	}
+	if bytes.Equal(m.digest, w.sum.bytes()) {
+		return hits, qerr
+	}
+	if _, err := ix.incremental(ctx, w.ents, w.sum, nil); err != nil {
+		return nil, err
+	}
+	return ix.query(ctx, match, k, raw)
+}
+
+// query runs the two-step search: rank ids by bm25 alone (cheap, over every
+// match), then fetch text, path and snippet for the few kept. Ties in bm25
+// are broken by date, so the first step asks for more than k and widens
+// until the k-th score is not tied with the last row fetched.
+func (ix *Index) query(ctx context.Context, match string, k int, raw bool) ([]Hit, error) {
+	for n := k + k/2 + 4; ; n *= 4 {
+		hits, full, err := ix.queryN(ctx, match, n, raw)
+		if err != nil {
+			return nil, err
+		}
+		sort.SliceStable(hits, func(i, j int) bool {
+			if hits[i].Score != hits[j].Score {
+				return hits[i].Score > hits[j].Score
+			}
+			return hits[i].Date > hits[j].Date
+		})
+		if !full || len(hits) <= k || hits[k-1].Score != minScore(hits) {
+			return hits[:min(k, len(hits))], nil
+		}
+	}
+}
+
+func minScore(hits []Hit) float64 {
+	m := hits[0].Score
+	for _, h := range hits {
+		m = min(m, h.Score)
+	}
+	return m
+}
+
+// queryN returns up to n best hits and whether there may be more.
+func (ix *Index) queryN(ctx context.Context, match string, n int, raw bool) ([]Hit, bool, error) {
+	rows, err := ix.db.QueryContext(ctx, sqlSearch, match, n)
+	if err != nil {
+		return nil, false, searchError(match, raw, err)
+	}
+	defer rows.Close()
+	var hits []Hit
+	for rows.Next() {
+		var h Hit
+		var bm25 float64
+		if err := rows.Scan(&h.Path, &h.StartLine, &h.EndLine, &h.Heading, &h.Date, &h.Text, &bm25, &h.Snippet); err != nil {
+			return nil, false, searchError(match, raw, err)
+		}
+		h.Score = -bm25
+		hits = append(hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, searchError(match, raw, err)
+	}
+	return hits, len(hits) == n, nil
+}
+
+// searchError makes an FTS5 syntax error in an expert's raw query a usage
+// error; in a query BuildQuery made it would be a bug, reported as is.
+func searchError(match string, raw bool, err error) error {
+	var se sqlite3.Error
+	if raw && errors.As(err, &se) && se.Code == sqlite3.ErrError {
+		return fmt.Errorf("search %q: %v: %w", match, err, ErrInvalid)
+	}
+	return fmt.Errorf("search %q: %w", match, err)
+}

@@ -1,0 +1,69 @@
+package index
+
+// The index's SQL besides schema.sql, as named constants so each statement is
+// written once and prepared once per transaction.
+const (
+	sqlReadMeta = `SELECT key, value FROM meta`
+
+	sqlSetMeta = `INSERT INTO meta(key, value) VALUES (?1, ?2)
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value`
+
+	sqlLoadManifest = `SELECT id, path, size, mtime_ns, hash, problem, racy, first_chunk, last_chunk FROM files`
+
+	sqlNextIDs = `SELECT (SELECT coalesce(max(id), 0) + 1 FROM files), (SELECT coalesce(max(id), 0) + 1 FROM chunks)`
+
+	sqlUpsertFile = `INSERT INTO files(id, path, size, mtime_ns, hash, problem, racy, first_chunk, last_chunk)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+		ON CONFLICT(id) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns,
+			hash = excluded.hash, problem = excluded.problem, racy = excluded.racy,
+			first_chunk = excluded.first_chunk, last_chunk = excluded.last_chunk`
+
+	sqlTouchFile = `UPDATE files SET size = ?2, mtime_ns = ?3, racy = ?4 WHERE id = ?1`
+
+	sqlDeleteFile = `DELETE FROM files WHERE id = ?1`
+
+	// One statement per file: the chunks arrive as a JSON array of
+	// [start_line, end_line, heading, date, text], ids from ?1 up.
+	sqlInsertChunks = `INSERT INTO chunks(id, file_id, start_line, end_line, heading, date, text)
+		SELECT ?1 + key, ?2, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?3)`
+
+	sqlIndexChunks = `INSERT INTO chunks_fts(rowid, heading, text)
+		SELECT id, heading, text FROM chunks WHERE id BETWEEN ?1 AND ?2`
+
+	// An external-content FTS5 table forgets a row only when told the exact
+	// values it indexed, so they are read back from chunks before deleting.
+	// ?1 is a JSON array of [first, last] id ranges.
+	sqlUnindexRanges = `INSERT INTO chunks_fts(chunks_fts, rowid, heading, text)
+		SELECT 'delete', c.id, c.heading, c.text FROM json_each(?1) r
+		JOIN chunks c ON c.id BETWEEN r.value->>0 AND r.value->>1`
+
+	sqlDeleteRanges = `DELETE FROM chunks WHERE id IN (
+		SELECT c.id FROM json_each(?1) r JOIN chunks c ON c.id BETWEEN r.value->>0 AND r.value->>1)`
+
+	sqlTotals = `SELECT count(*), coalesce(sum(size), 0), coalesce(sum(last_chunk - first_chunk + 1), 0)
+		FROM files WHERE problem IS NULL`
+
+	sqlCountProblems = `SELECT count(*) FROM files WHERE problem IS NOT NULL`
+
+	// A bulk build flushes FTS5's in-memory terms less often with a larger
+	// hash, and leaves segment merging to the single optimize at the end.
+	sqlBuildSettings = `INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('hashsize', 8388608);
+		INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', 0)`
+
+	// Merge the build's segments into one b-tree (fewer pages per query
+	// term), then restore FTS5's defaults for the incremental updates to come.
+	sqlFinishBuild = `INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize');
+		INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', 4);
+		DELETE FROM chunks_fts_config WHERE k = 'hashsize'`
+
+	// Search, in two steps so the costly parts run only for the kept rows:
+	// rank every match by bm25 (heading matches weigh 2x body matches), then
+	// fetch path, text and a snippet for the best ?2. The snippet comes from
+	// FTS5 (a second, rowid-bound match) rather than from re-reading files.
+	sqlSearch = `WITH top(id, score) AS (
+			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
+		SELECT f.path, c.start_line, c.end_line, c.heading, c.date, c.text, top.score,
+			(SELECT snippet(chunks_fts, 1, char(2), char(3), '…', 16) FROM chunks_fts
+				WHERE chunks_fts MATCH ?1 AND rowid = top.id)
+		FROM top JOIN chunks c ON c.id = top.id JOIN files f ON f.id = c.file_id`
+)

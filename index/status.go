@@ -1,0 +1,68 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+)
+
+// Status describes the index without changing it.
+type Status struct {
+	Files       int       // files indexed
+	Chunks      int       // chunks indexed
+	Bytes       int64     // bytes of the indexed files
+	Problems    int       // files seen but not indexed (binary, too big, ...)
+	LastReindex time.Time // zero when the index has never been built
+	// Changed counts files new, modified or deleted since the last update:
+	// what the next refresh would read.
+	Changed int
+	// Rebuild is why the next update must rebuild from scratch (index.db
+	// missing, corrupt, of another version), "" when it is usable.
+	Rebuild string
+}
+
+// Status reports what the index holds and how far the files have moved on.
+func (ix *Index) Status(ctx context.Context) (Status, error) {
+	if err := ix.current(ctx); err != nil {
+		return Status{}, err
+	}
+	ents, sum, err := walk(ix.home)
+	if err != nil {
+		return Status{}, fmt.Errorf("status %s: %w", ix.home, err)
+	}
+	if ix.needFull != "" {
+		return Status{Rebuild: ix.needFull, Changed: len(ents)}, nil
+	}
+	m, err := ix.meta(ctx)
+	if err != nil {
+		return Status{}, err
+	}
+	st := Status{Files: m.files, Chunks: m.chunks, Bytes: m.bytes}
+	if m.lastReindex.UnixNano() > 0 {
+		st.LastReindex = m.lastReindex
+	}
+	if err := ix.db.QueryRowContext(ctx, sqlCountProblems).Scan(&st.Problems); err != nil {
+		return Status{}, fmt.Errorf("status %s: %w", ix.path, err)
+	}
+	if bytes.Equal(m.digest, sum.bytes()) {
+		return st, nil
+	}
+	old, err := loadManifest(ctx, ix.db)
+	if err != nil {
+		return Status{}, fmt.Errorf("status %s: %w", ix.path, err)
+	}
+	seen := map[string]bool{}
+	for _, e := range ents {
+		seen[e.rel] = true
+		if r := old[e.rel]; r == nil || r.size != e.size || r.mtimeNS != e.mtimeNS {
+			st.Changed++
+		}
+	}
+	for rel := range old {
+		if !seen[rel] {
+			st.Changed++
+		}
+	}
+	return st, nil
+}

@@ -1,0 +1,246 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// Files the index covers, relative to the workspace.
+const (
+	memoryFile = "MEMORY.md"
+	logsDir    = "logs"
+)
+
+// entry is one file the walk found: what it is and, for the manifest, its
+// size and mtime. The walk never reads files.
+type entry struct {
+	rel     string // workspace-relative, slash-separated
+	target  string // for a followed symlink, the file it resolves to
+	size    int64
+	mtimeNS int64
+	problem string // set when the file must not be read at all
+}
+
+// digest sums a hash of every entry's path, size, mtime and problem. Equal
+// digests mean the walk saw exactly what the last update recorded, so
+// nothing needs to be read from the manifest; the sum does not depend on the
+// order the directory listed its files in.
+type digest [2]uint64
+
+func (d digest) bytes() []byte {
+	b := make([]byte, 16)
+	binary.LittleEndian.PutUint64(b, d[0])
+	binary.LittleEndian.PutUint64(b[8:], d[1])
+	return b
+}
+
+// walker lists MEMORY.md and logs/**/*.md with one fstatat per file on an
+// open directory (the no-change refresh is nothing but this walk, so it is
+// kept to getdents plus one stat per file). Hidden names are skipped: they are
+// editors' temp and lock files, or version-control directories.
+type walker struct {
+	root    string          // the workspace, symlinks resolved
+	logs    string          // its logs/, symlinks resolved
+	visited map[string]bool // directories walked, by real path (symlink loops)
+	out     []entry
+	sum     digest
+}
+
+func walk(home string) ([]entry, digest, error) {
+	root, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		return nil, digest{}, err
+	}
+	w := &walker{root: root, logs: filepath.Join(root, logsDir), visited: map[string]bool{}}
+	if l, err := filepath.EvalSymlinks(filepath.Join(home, logsDir)); err == nil {
+		w.logs = l
+	}
+	var st unix.Stat_t
+	switch err := unix.Lstat(filepath.Join(home, memoryFile), &st); {
+	case err == nil:
+		w.found(home, root, memoryFile, memoryFile, &st)
+	case !errors.Is(err, unix.ENOENT):
+		w.add(entry{rel: memoryFile, problem: "cannot stat: " + err.Error()})
+	}
+	logs := filepath.Join(home, logsDir)
+	switch err := unix.Lstat(logs, &st); {
+	case err == nil:
+		w.found(home, root, logsDir, logsDir, &st)
+	case !errors.Is(err, unix.ENOENT):
+		w.add(entry{rel: logsDir, problem: "cannot stat: " + err.Error()})
+	}
+	return w.out, w.sum, nil
+}
+
+// found handles one directory entry given its lstat; realDir is dir with
+// symlinks resolved, for the loop check.
+func (w *walker) found(dir, realDir, name, rel string, st *unix.Stat_t) {
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		if strings.HasSuffix(name, ".md") {
+			w.add(entry{rel: rel, size: st.Size, mtimeNS: mtime(st)})
+		}
+	case unix.S_IFDIR:
+		w.dir(filepath.Join(dir, name), filepath.Join(realDir, name), rel)
+	case unix.S_IFLNK:
+		w.symlink(filepath.Join(dir, name), name, rel, st)
+	}
+}
+
+// dir walks a directory under logs/.
+func (w *walker) dir(abs, real, rel string) {
+	if w.visited[real] {
+		return
+	}
+	w.visited[real] = true
+	f, err := os.Open(abs)
+	if err != nil {
+		w.add(entry{rel: rel + "/", problem: "cannot read directory: " + errText(err)})
+		return
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		w.add(entry{rel: rel + "/", problem: "cannot read directory: " + errText(err)})
+		return
+	}
+	names := make([]string, 0, len(ents))
+	for _, de := range ents {
+		name := de.Name()
+		if strings.HasPrefix(name, ".") || (de.Type().IsRegular() && !strings.HasSuffix(name, ".md")) {
+			continue // hidden, or the common non-note file: no stat needed
+		}
+		names = append(names, name)
+	}
+	sts, errs := statAll(int(f.Fd()), names)
+	for i, name := range names {
+		if err := errs[i]; err != nil {
+			if !errors.Is(err, unix.ENOENT) { // else deleted since the listing
+				w.add(entry{rel: rel + "/" + name, problem: "cannot stat: " + err.Error()})
+			}
+			continue
+		}
+		w.found(abs, real, name, rel+"/"+name, &sts[i])
+	}
+}
+
+// statAll lstats names in the directory open as dirfd. A stat is a syscall
+// that waits on the kernel more than on the CPU, so a big directory is split
+// across goroutines (the walk is the whole cost of a no-change refresh).
+func statAll(dirfd int, names []string) ([]unix.Stat_t, []error) {
+	sts := make([]unix.Stat_t, len(names))
+	errs := make([]error, len(names))
+	parts := 1
+	if len(names) >= 1024 {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := p; i < len(names); i += parts {
+				errs[i] = unix.Fstatat(dirfd, names[i], &sts[i], unix.AT_SYMLINK_NOFOLLOW)
+			}
+		}()
+	}
+	wg.Wait()
+	return sts, errs
+}
+
+// symlink follows a link only when it resolves inside the workspace: notes
+// may be organised with links, but the index must never read the rest of the
+// disk because a link pointed there.
+func (w *walker) symlink(abs, name, rel string, lst *unix.Stat_t) {
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if strings.HasSuffix(name, ".md") {
+			w.add(entry{rel: rel, size: lst.Size, mtimeNS: mtime(lst), problem: "broken symlink"})
+		}
+		return
+	}
+	if !inside(w.root, target) {
+		w.add(entry{rel: rel, size: lst.Size, mtimeNS: mtime(lst), problem: "symlink leading outside the workspace (not followed)"})
+		return
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(target, &st); err != nil {
+		w.add(entry{rel: rel, size: lst.Size, mtimeNS: mtime(lst), problem: "cannot stat: " + err.Error()})
+		return
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		// Only directories of notes are followed: a link to the workspace
+		// root would index SOUL.md, and loops end at the visited check.
+		if !inside(w.logs, target) {
+			w.add(entry{rel: rel, size: lst.Size, mtimeNS: mtime(lst), problem: "symlink to a directory outside logs/ (not followed)"})
+			return
+		}
+		w.dir(target, target, rel)
+	case unix.S_IFREG:
+		if strings.HasSuffix(name, ".md") {
+			w.add(entry{rel: rel, target: target, size: st.Size, mtimeNS: mtime(&st)})
+		}
+	}
+}
+
+func (w *walker) add(e entry) {
+	w.out = append(w.out, e)
+	// FNV-1a over the path, then the size, mtime and problem; two lanes with
+	// different seeds make an accidental digest collision a 2^-128 event.
+	h := [2]uint64{14695981039346656037, 0x9e3779b97f4a7c15}
+	mix := func(b byte) {
+		h[0] = (h[0] ^ uint64(b)) * 1099511628211
+		h[1] = (h[1] ^ uint64(b)) * 0x100000001b3d
+	}
+	for i := 0; i < len(e.rel); i++ {
+		mix(e.rel[i])
+	}
+	for _, n := range [2]uint64{uint64(e.size), uint64(e.mtimeNS)} {
+		for i := 0; i < 64; i += 8 {
+			mix(byte(n >> i))
+		}
+	}
+	for i := 0; i < len(e.problem); i++ {
+		mix(e.problem[i])
+	}
+	w.sum[0] += fmix(h[0])
+	w.sum[1] += fmix(h[1])
+}
+
+// fmix is murmur3's finaliser: spreads every input bit over the word, so the
+// sums above do not cancel out for entries that differ in one bit.
+func fmix(k uint64) uint64 {
+	k ^= k >> 33
+	k *= 0xff51afd7ed558ccd
+	k ^= k >> 33
+	k *= 0xc4ceb9fe1a85ec53
+	k ^= k >> 33
+	return k
+}
+
+// inside reports whether path is root or below it.
+func inside(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
+
+func mtime(st *unix.Stat_t) int64 { return st.Mtim.Sec*1e9 + st.Mtim.Nsec }
+
+// errText is an error without the path os already put in it: warnings name
+// the workspace-relative path themselves.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

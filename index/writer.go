@@ -1,0 +1,194 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// writer applies read files to the index inside one transaction, with every
+// statement prepared once.
+type writer struct {
+	// FTS5 writes its pending terms to disk at every statement that opens a
+	// savepoint, and any multi-row statement does; so chunks reach the FTS
+	// table in batches (ids pendingFirst..nextChunk-1), not file by file,
+	// and the old chunks of changed and removed files leave in batches too.
+	pendingFirst int64
+	pendingBytes int
+	doomed       []byte // JSON array of [first, last] id ranges to unindex
+
+	warn      func(string)
+	now       time.Time
+	racyAfter int64 // mtimes from here on are too fresh to trust
+	racy      bool  // a racy row was written: the next update must look again
+	nextFile  int64
+	nextChunk int64
+	stmts     map[string]*sql.Stmt
+	tx        *sql.Tx
+}
+
+func newWriter(ctx context.Context, tx *sql.Tx, warn func(string), now time.Time) (*writer, error) {
+	w := &writer{warn: warn, now: now, racyAfter: now.Add(-racyWindow).UnixNano(), tx: tx, stmts: map[string]*sql.Stmt{}}
+	if err := tx.QueryRowContext(ctx, sqlNextIDs).Scan(&w.nextFile, &w.nextChunk); err != nil {
+		return nil, err
+	}
+	w.pendingFirst = w.nextChunk
+	for _, q := range []string{sqlUpsertFile, sqlTouchFile, sqlDeleteFile, sqlInsertChunks, sqlIndexChunks, sqlUnindexRanges, sqlDeleteRanges, sqlSetMeta} {
+		s, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			w.close()
+			return nil, err
+		}
+		w.stmts[q] = s
+	}
+	return w, nil
+}
+
+func (w *writer) close() {
+	for _, s := range w.stmts {
+		s.Close()
+	}
+}
+
+func (w *writer) exec(ctx context.Context, q string, args ...any) error {
+	_, err := w.stmts[q].ExecContext(ctx, args...)
+	return err
+}
+
+// write records one file's result.
+func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
+	e, old := j.e, j.old
+	// Racy only matters for content the index read; a link it did not
+	// follow is judged by its lstat alone.
+	racy := e.problem == "" && e.mtimeNS >= w.racyAfter
+	w.racy = w.racy || racy
+	switch {
+	case r.err != nil:
+		// Left out of the manifest, so the next update that looks tries again.
+		w.warn(fmt.Sprintf("skip %s: %v", e.rel, r.err))
+		st.Skipped++
+		if old != nil {
+			return w.remove(ctx, old)
+		}
+		return nil
+	case r.same:
+		st.Unchanged++
+		return w.exec(ctx, sqlTouchFile, old.id, e.size, e.mtimeNS, racy)
+	}
+	if err := w.unindex(ctx, old); err != nil {
+		return err
+	}
+	id := w.nextFile
+	if old != nil {
+		id = old.id
+	} else {
+		w.nextFile++
+	}
+	if r.problem != "" {
+		w.warn(fmt.Sprintf("skip %s: %s", e.rel, r.problem))
+		st.Skipped++
+		return w.exec(ctx, sqlUpsertFile, id, e.rel, e.size, e.mtimeNS, nil, r.problem, racy, nil, nil)
+	}
+	if old == nil {
+		st.New++
+	} else {
+		st.Changed++
+	}
+	var first, last any
+	if r.n > 0 {
+		f, l := w.nextChunk, w.nextChunk+int64(r.n)-1
+		if err := w.exec(ctx, sqlInsertChunks, f, id, r.chunks); err != nil {
+			return err
+		}
+		w.nextChunk += int64(r.n)
+		first, last = f, l
+		w.pendingBytes += len(r.chunks)
+	}
+	if err := w.exec(ctx, sqlUpsertFile, id, e.rel, e.size, e.mtimeNS, r.hash, nil, racy, first, last); err != nil {
+		return err
+	}
+	if w.pendingBytes >= ftsBatchBytes {
+		return w.flush(ctx)
+	}
+	return nil
+}
+
+// ftsBatchBytes is how much chunk text is written to the chunks table
+// before it is indexed in one statement.
+const ftsBatchBytes = 4 << 20
+
+// unindex schedules a file's old chunks for removal at the next flush.
+func (w *writer) unindex(_ context.Context, old *manifestRow) error {
+	if old == nil || !old.first.Valid {
+		return nil
+	}
+	if len(w.doomed) == 0 {
+		w.doomed = append(w.doomed, '[')
+	} else {
+		w.doomed = append(w.doomed, ',')
+	}
+	w.doomed = fmt.Appendf(w.doomed, "[%d,%d]", old.first.Int64, old.last.Int64)
+	return nil
+}
+
+// flush applies the pending removals and indexes the pending chunks.
+func (w *writer) flush(ctx context.Context) error {
+	if len(w.doomed) > 0 {
+		ranges := string(append(w.doomed, ']'))
+		if err := w.exec(ctx, sqlUnindexRanges, ranges); err != nil {
+			return err
+		}
+		if err := w.exec(ctx, sqlDeleteRanges, ranges); err != nil {
+			return err
+		}
+		w.doomed = w.doomed[:0]
+	}
+	if w.nextChunk > w.pendingFirst {
+		if err := w.exec(ctx, sqlIndexChunks, w.pendingFirst, w.nextChunk-1); err != nil {
+			return err
+		}
+		w.pendingFirst = w.nextChunk
+	}
+	w.pendingBytes = 0
+	return nil
+}
+
+// remove forgets a file entirely.
+func (w *writer) remove(ctx context.Context, old *manifestRow) error {
+	if err := w.unindex(ctx, old); err != nil {
+		return err
+	}
+	return w.exec(ctx, sqlDeleteFile, old.id)
+}
+
+// finish stores the totals and the walk's digest. After a racy row the
+// digest is left empty, so the next update compares file by file and
+// re-hashes that file.
+func (w *writer) finish(ctx context.Context, sum digest, st *Stats) error {
+	if err := w.flush(ctx); err != nil {
+		return err
+	}
+	if err := w.tx.QueryRowContext(ctx, sqlTotals).Scan(&st.Files, &st.Bytes, &st.Chunks); err != nil {
+		return err
+	}
+	d := sum.bytes()
+	if w.racy {
+		d = []byte{}
+	}
+	for _, kv := range []struct {
+		k string
+		v any
+	}{
+		{"digest", d},
+		{"files", st.Files},
+		{"chunks", st.Chunks},
+		{"bytes", st.Bytes},
+		{"last_reindex", w.now.UnixNano()},
+	} {
+		if err := w.exec(ctx, sqlSetMeta, kv.k, kv.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
