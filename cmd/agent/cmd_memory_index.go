@@ -1,6 +1,325 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v3"
+
+	"agent/core"
+	"agent/index"
+	"agent/memory"
+)
 
 // memoryIndexCommands: agent memory reindex, search, watch, status.
-func (a *app) memoryIndexCommands() []*cli.Command { return nil }
+func (a *app) memoryIndexCommands() []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:  "reindex",
+			Usage: "bring the search index up to date with MEMORY.md and logs/ (incremental)",
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "full", Usage: "rebuild the index from scratch"},
+			},
+			Action: a.runReindex,
+		},
+		{
+			Name:      "search",
+			Usage:     "search memory: best chunks first, with path:start-end, heading and snippet",
+			ArgsUsage: "QUERY (or - to read it from standard input)",
+			Flags: []cli.Flag{
+				&cli.IntFlag{Name: "k", Value: index.DefaultK, Usage: "number of hits"},
+				&cli.BoolFlag{Name: "raw", Usage: "QUERY is FTS5 query syntax, passed through"},
+				&cli.BoolFlag{Name: "no-refresh", Usage: "search the index as it is, without checking files for changes"},
+			},
+			Action: a.runSearch,
+		},
+		{
+			Name:   "watch",
+			Usage:  "keep the index up to date as files change, until interrupted",
+			Action: a.runWatch,
+		},
+		{
+			Name:   "status",
+			Usage:  "what the index holds and how many files changed since the last reindex",
+			Action: a.runIndexStatus,
+		},
+	}
+}
+
+// openIndex opens the workspace's index without opening state.db: search
+// runs in a fresh process every time, and state.db's checks and migrations
+// would be most of its start-up. A directory without state.db is still
+// refused, as every command refuses it.
+func (a *app) openIndex(ctx context.Context) (*index.Index, string, error) {
+	home, err := core.ResolveHome(a.homeFlag)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := os.Stat(filepath.Join(home, core.StateFile)); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, "", fmt.Errorf("%w at %s (run: agent init)", core.ErrNoWorkspace, home)
+		}
+		return nil, "", fmt.Errorf("open workspace %s: %w", home, err)
+	}
+	ix, err := index.Open(ctx, home, func(msg string) { a.warnf("%s", msg) })
+	return ix, home, err
+}
+
+// statsJSON is the --json shape of reindex (documented in docs/cli-index.md).
+type statsJSON struct {
+	Full      bool    `json:"full"`
+	Files     int     `json:"files"`
+	Chunks    int     `json:"chunks"`
+	Bytes     int64   `json:"bytes"`
+	New       int     `json:"new"`
+	Changed   int     `json:"changed"`
+	Removed   int     `json:"removed"`
+	Unchanged int     `json:"unchanged"`
+	Skipped   int     `json:"skipped"`
+	Seconds   float64 `json:"seconds"`
+}
+
+func (a *app) runReindex(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Present() {
+		return usagef("reindex takes no arguments")
+	}
+	ix, _, err := a.openIndex(ctx)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	opts := index.ReindexOptions{Full: cmd.Bool("full")}
+	var bar *progressbar.ProgressBar
+	if a.io.ErrTTY && !a.quiet {
+		opts.Progress = func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total,
+					progressbar.OptionSetWriter(a.io.Err),
+					progressbar.OptionSetDescription("agent: indexing"),
+					progressbar.OptionShowCount(),
+					progressbar.OptionClearOnFinish(),
+					progressbar.OptionThrottle(100*time.Millisecond))
+			}
+			bar.Set(done)
+		}
+	}
+	st, err := ix.Reindex(ctx, opts)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	if a.jsonOut {
+		if err := a.writeJSON(statsJSON{
+			Full: st.Full, Files: st.Files, Chunks: st.Chunks, Bytes: st.Bytes,
+			New: st.New, Changed: st.Changed, Removed: st.Removed, Unchanged: st.Unchanged,
+			Skipped: st.Skipped, Seconds: st.Duration.Seconds(),
+		}); err != nil {
+			return err
+		}
+	}
+	a.infof("%s", summary(st))
+	return nil
+}
+
+// summary is reindex's one line on stderr.
+func summary(st index.Stats) string {
+	skipped := ""
+	if st.Skipped > 0 {
+		skipped = fmt.Sprintf(", %d skipped", st.Skipped)
+	}
+	return fmt.Sprintf("indexed %d files (%d new, %d changed, %d removed%s), %d chunks in %.1fs",
+		st.Files, st.New, st.Changed, st.Removed, skipped, st.Chunks, st.Duration.Seconds())
+}
+
+// hitJSON is the --json shape of one search hit (docs/cli-index.md).
+type hitJSON struct {
+	Path      string  `json:"path"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Heading   string  `json:"heading"`
+	Date      string  `json:"date"`
+	Score     float64 `json:"score"`
+	Snippet   string  `json:"snippet"`
+	Text      string  `json:"text"`
+}
+
+var unmark = strings.NewReplacer(index.MarkStart, "", index.MarkEnd, "")
+
+func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
+	query := strings.Join(cmd.Args().Slice(), " ")
+	if query == "-" {
+		q, err := a.textArg(cmd, "query")
+		if err != nil {
+			return err
+		}
+		query = q
+	}
+	if strings.TrimSpace(query) == "" {
+		return usagef("search needs a QUERY (or - to read it from standard input)")
+	}
+	k := cmd.Int("k")
+	if k < 1 {
+		return usagef("-k must be at least 1, got %d", k)
+	}
+	ix, _, err := a.openIndex(ctx)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	hits, err := ix.Search(ctx, query, index.SearchOptions{K: k, Raw: cmd.Bool("raw"), Fresh: !cmd.Bool("no-refresh")})
+	if errors.Is(err, index.ErrNotFound) {
+		return silentExit(exitNotFound) // documented: exit 3, nothing on stdout
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case a.jsonOut:
+		out := make([]hitJSON, len(hits))
+		for i, h := range hits {
+			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, h.Score, unmark.Replace(h.Snippet), h.Text}
+		}
+		return a.writeJSON(out)
+	case a.io.OutTTY:
+		for i, h := range hits {
+			if i > 0 {
+				fmt.Fprintln(a.io.Out)
+			}
+			loc := fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine)
+			fmt.Fprintf(a.io.Out, "%s  %s\n", a.ansi("36", loc), a.ansi("1", h.Heading))
+			fmt.Fprintf(a.io.Out, "    %s\n", a.highlight(h.Snippet))
+		}
+		return nil
+	default:
+		for _, h := range hits {
+			if err := writeTSV(a.io.Out, h.Path, strconv.Itoa(h.StartLine), strconv.Itoa(h.EndLine), h.Heading,
+				strconv.FormatFloat(h.Score, 'f', 4, 64), unmark.Replace(h.Snippet)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// highlight renders a snippet for the terminal: matched terms bold, the
+// snippet on one line.
+func (a *app) highlight(snippet string) string {
+	var b strings.Builder
+	rest := strings.Join(strings.Fields(snippet), " ")
+	for {
+		i := strings.Index(rest, index.MarkStart)
+		if i < 0 {
+			break
+		}
+		j := strings.Index(rest[i:], index.MarkEnd)
+		if j < 0 {
+			break
+		}
+		b.WriteString(rest[:i])
+		b.WriteString(a.ansi("1;33", rest[i+len(index.MarkStart):i+j]))
+		rest = rest[i+j+len(index.MarkEnd):]
+	}
+	b.WriteString(rest)
+	return unmark.Replace(b.String())
+}
+
+// statusJSON is the --json shape of status (docs/cli-index.md).
+type statusJSON struct {
+	Files       int     `json:"files"`
+	Chunks      int     `json:"chunks"`
+	Bytes       int64   `json:"bytes"`
+	Problems    int     `json:"problems"`
+	LastReindex *string `json:"last_reindex"`
+	Changed     int     `json:"changed"`
+	Rebuild     string  `json:"rebuild"`
+}
+
+func (a *app) runIndexStatus(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Present() {
+		return usagef("status takes no arguments")
+	}
+	ix, _, err := a.openIndex(ctx)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	st, err := ix.Status(ctx)
+	if err != nil {
+		return err
+	}
+	var last *string
+	if !st.LastReindex.IsZero() {
+		s := st.LastReindex.UTC().Format(time.RFC3339)
+		last = &s
+	}
+	if a.jsonOut {
+		return a.writeJSON(statusJSON{st.Files, st.Chunks, st.Bytes, st.Problems, last, st.Changed, st.Rebuild})
+	}
+	lastText := "never"
+	if last != nil {
+		lastText = st.LastReindex.Local().Format(time.RFC3339)
+	}
+	rows := [][2]string{
+		{"files", strconv.Itoa(st.Files)},
+		{"chunks", strconv.Itoa(st.Chunks)},
+		{"bytes", strconv.FormatInt(st.Bytes, 10)},
+		{"problems", strconv.Itoa(st.Problems)},
+		{"last_reindex", lastText},
+		{"changed", strconv.Itoa(st.Changed)},
+	}
+	if st.Rebuild != "" {
+		rows = append(rows, [2]string{"rebuild", st.Rebuild})
+	}
+	for _, r := range rows {
+		if a.io.OutTTY {
+			fmt.Fprintf(a.io.Out, "%-13s %s\n", r[0], r[1])
+		} else if err := writeTSV(a.io.Out, r[0], r[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runWatch keeps the index fresh until the context is cancelled (SIGINT or
+// SIGTERM): every batch of file events becomes one incremental refresh and
+// one line on stderr.
+func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Present() {
+		return usagef("watch takes no arguments")
+	}
+	ix, home, err := a.openIndex(ctx)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	st, err := ix.Refresh(ctx)
+	if err != nil {
+		return err
+	}
+	a.infof("watching %s (%d files, %d chunks); stop with Ctrl-C", home, st.Files, st.Chunks)
+	err = memory.Watch(ctx, home, memory.WatchOptions{
+		OnChange: func(paths []string) {
+			st, err := ix.Refresh(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				a.warnf("refresh: %v", err)
+			case err == nil && st.Changes() > 0:
+				a.infof("%s", summary(st))
+			}
+		},
+		OnError: func(err error) { a.warnf("watch: %v", err) },
+	})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
