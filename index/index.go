@@ -49,8 +49,9 @@ type Index struct {
 }
 
 // Open opens the workspace's index.db. A missing, corrupt, foreign or
-// other-version file is not an error: warn is told, and the next Refresh,
-// Reindex or Search rebuilds it. warn may be nil.
+// other-version file is not an error: the next Refresh, Reindex or Search
+// rebuilds it, telling warn why. warn also hears about every file that
+// cannot be indexed. It may be nil.
 func Open(ctx context.Context, home string, warn func(string)) (*Index, error) {
 	if warn == nil {
 		warn = func(string) {}
@@ -72,7 +73,6 @@ func (ix *Index) open(ctx context.Context) error {
 	st, err := os.Stat(ix.path)
 	if errors.Is(err, os.ErrNotExist) {
 		ix.needFull = FileName + " missing"
-		ix.warn(ix.needFull + ": building it")
 		return nil
 	}
 	if err != nil {
@@ -94,9 +94,6 @@ func (ix *Index) open(ctx context.Context) error {
 		ix.needFull = FileName + " is not an agent index"
 	case version != schemaVersion:
 		ix.needFull = fmt.Sprintf("%s has schema version %d, this agent uses %d", FileName, version, schemaVersion)
-	}
-	if ix.needFull != "" {
-		ix.warn(ix.needFull + ": rebuilding it")
 	}
 	return nil
 }
@@ -124,7 +121,6 @@ func (ix *Index) current(ctx context.Context) error {
 				ix.db = nil
 			}
 			ix.needFull = FileName + " missing"
-			ix.warn(ix.needFull + ": building it")
 		}
 		return nil
 	case err != nil:
@@ -138,7 +134,6 @@ func (ix *Index) current(ctx context.Context) error {
 // markCorrupt records that SQLite found the file damaged mid-operation.
 func (ix *Index) markCorrupt(err error) {
 	ix.needFull = fmt.Sprintf("%s is corrupt (%v)", FileName, err)
-	ix.warn(ix.needFull + ": rebuilding it")
 }
 
 func isCorrupt(err error) bool {

@@ -78,6 +78,13 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int))
 		return Stats{}, err
 	}
 	if full || ix.needFull != "" {
+		if ix.needFull != "" {
+			verb := "rebuilding"
+			if ix.db == nil {
+				verb = "building"
+			}
+			ix.warn(ix.needFull + ": " + verb + " it")
+		}
 		return ix.rebuild(ctx, progress)
 	}
 	ents, sum, err := walk(ix.home)
@@ -87,7 +94,7 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int))
 	m, err := ix.meta(ctx)
 	if isCorrupt(err) {
 		ix.markCorrupt(err)
-		return ix.rebuild(ctx, progress)
+		return ix.update(ctx, true, progress)
 	}
 	if err != nil {
 		return Stats{}, err
@@ -98,7 +105,7 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int))
 	st, err := ix.incremental(ctx, ents, sum, progress)
 	if isCorrupt(err) {
 		ix.markCorrupt(err)
-		return ix.rebuild(ctx, progress)
+		return ix.update(ctx, true, progress)
 	}
 	return st, err
 }
@@ -410,7 +417,7 @@ func (j *job) weight() int64 { return max(j.e.size, 1) }
 
 // result is a file read, checked and chunked, ready for the writer.
 type result struct {
-	hash    []byte
+	hash    []byte // nil when the content was not read
 	problem string // not indexable: recorded in the manifest, warned about
 	err     error  // could not be read: warned about, retried next time
 	same    bool   // content unchanged since indexed: only the stat moved
@@ -505,20 +512,22 @@ func (ix *Index) read(j *job) result {
 	if len(data) > MaxFileSize {
 		return result{problem: fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)}
 	}
+	// A file whose content is what the index last saw keeps its verdict,
+	// indexed or not, and is not warned about again.
+	h := sha256.Sum256(data)
+	if j.old != nil && bytes.Equal(j.old.hash, h[:]) {
+		return result{hash: h[:], same: true}
+	}
 	// Checked here, not only by the chunker, for a short and stable warning.
 	if bytes.IndexByte(data, 0) >= 0 {
-		return result{problem: "binary content (NUL bytes)"}
+		return result{hash: h[:], problem: "binary content (NUL bytes)"}
 	}
 	if !utf8.Valid(data) {
-		return result{problem: "not valid UTF-8"}
-	}
-	h := sha256.Sum256(data)
-	if j.old != nil && j.old.problem == "" && bytes.Equal(j.old.hash, h[:]) {
-		return result{hash: h[:], same: true}
+		return result{hash: h[:], problem: "not valid UTF-8"}
 	}
 	chunks, err := memory.ChunkFile(e.rel, data, memory.ChunkOptions{TargetChars: ix.targetChars})
 	if err != nil {
-		return result{problem: err.Error()}
+		return result{hash: h[:], problem: err.Error()}
 	}
 	return result{hash: h[:], chunks: appendChunksJSON(nil, chunks), n: len(chunks)}
 }

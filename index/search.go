@@ -52,7 +52,7 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	case k == 0:
 		k = DefaultK
 	case k < 0:
-		return nil, fmt.Errorf("search: k must be positive, got %d: %w", k, ErrInvalid)
+		return nil, fmt.Errorf("%w k %d: must be at least 1", ErrInvalid, k)
 	}
 	match := query
 	if !opts.Raw {
@@ -182,7 +182,7 @@ func (ix *Index) queryN(ctx context.Context, match string, n int, raw bool) ([]H
 func searchError(match string, raw bool, err error) error {
 	var se sqlite3.Error
 	if raw && errors.As(err, &se) && se.Code == sqlite3.ErrError {
-		return fmt.Errorf("search %q: %v: %w", match, err, ErrInvalid)
+		return fmt.Errorf("%w FTS5 query %q: %v", ErrInvalid, match, err)
 	}
 	return fmt.Errorf("search %q: %w", match, err)
 }

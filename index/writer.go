@@ -60,8 +60,8 @@ func (w *writer) exec(ctx context.Context, q string, args ...any) error {
 func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 	e, old := j.e, j.old
 	// Racy only matters for content the index read; a link it did not
-	// follow is judged by its lstat alone.
-	racy := e.problem == "" && e.mtimeNS >= w.racyAfter
+	// follow or a file too big to read is judged by its stat alone.
+	racy := r.hash != nil && e.mtimeNS >= w.racyAfter
 	w.racy = w.racy || racy
 	switch {
 	case r.err != nil:
@@ -88,7 +88,7 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 	if r.problem != "" {
 		w.warn(fmt.Sprintf("skip %s: %s", e.rel, r.problem))
 		st.Skipped++
-		return w.exec(ctx, sqlUpsertFile, id, e.rel, e.size, e.mtimeNS, nil, r.problem, racy, nil, nil)
+		return w.exec(ctx, sqlUpsertFile, id, e.rel, e.size, e.mtimeNS, r.hash, r.problem, racy, nil, nil)
 	}
 	if old == nil {
 		st.New++

@@ -202,7 +202,7 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 	default:
 		for _, h := range hits {
 			if err := writeTSV(a.io.Out, h.Path, strconv.Itoa(h.StartLine), strconv.Itoa(h.EndLine), h.Heading,
-				strconv.FormatFloat(h.Score, 'f', 4, 64), unmark.Replace(h.Snippet)); err != nil {
+				strconv.FormatFloat(h.Score, 'g', 4, 64), unmark.Replace(h.Snippet)); err != nil {
 				return err
 			}
 		}
