@@ -174,7 +174,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	if t.bootstrap {
 		p = prompts.Bootstrap()
 	}
-	summary := "# Profile (set by the user; you can only propose changes)\n\n" + profile.Summary(records)
+	summary := "# Profile (set by the user; you can only propose changes)\n\n" + neutralise(profile.Summary(records))
 	if len(records) == 0 {
 		summary = "# Profile\n\n(empty: the names are not set yet)"
 	}

@@ -289,6 +289,7 @@ func recallBlock(r Recalled) string {
 var neutraliser = strings.NewReplacer(
 	"<", "‹", ">", "›", "\"", "'",
 	"[INST]", "[ INST ]", "[/INST]", "[ /INST ]",
+	"[SYSTEM_PROMPT]", "[ SYSTEM_PROMPT ]", "[/SYSTEM_PROMPT]", "[ /SYSTEM_PROMPT ]", "[TOOL_CALLS]", "[ TOOL_CALLS ]", "[AVAILABLE_TOOLS]", "[ AVAILABLE_TOOLS ]", "[/AVAILABLE_TOOLS]", "[ /AVAILABLE_TOOLS ]", "[TOOL_RESULTS]", "[ TOOL_RESULTS ]", "[/TOOL_RESULTS]", "[ /TOOL_RESULTS ]", // Mistral's
 )
 
 func neutralise(s string) string { return neutraliser.Replace(s) }
