@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
-	"strconv"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -421,8 +421,7 @@ type result struct {
 	problem string // not indexable: recorded in the manifest, warned about
 	err     error  // could not be read: warned about, retried next time
 	same    bool   // content unchanged since indexed: only the stat moved
-	chunks  []byte // JSON array of [start, end, heading, date, text]
-	n       int
+	chunks  []memory.Chunk
 }
 
 // process reads and chunks files on every core and hands them, in path
@@ -466,8 +465,9 @@ func (ix *Index) process(ctx context.Context, jobs []job, w *writer, st *Stats, 
 	}()
 	for range workers {
 		go func() {
+			var buf []byte
 			for j := range todo {
-				j.res <- ix.read(j)
+				j.res <- ix.read(j, &buf)
 			}
 		}()
 	}
@@ -496,8 +496,10 @@ func (ix *Index) process(ctx context.Context, jobs []job, w *writer, st *Stats, 
 	return ctx.Err()
 }
 
-// read loads, checks, hashes and chunks one file.
-func (ix *Index) read(j *job) result {
+// read loads, checks, hashes and chunks one file. buf is the worker's read
+// buffer, reused from file to file (chunks copy the text they keep): the
+// garbage collector is a fifth of a rebuild's CPU otherwise.
+func (ix *Index) read(j *job, buf *[]byte) result {
 	e := j.e
 	if e.problem != "" {
 		return result{problem: e.problem}
@@ -505,9 +507,12 @@ func (ix *Index) read(j *job) result {
 	if e.size > MaxFileSize {
 		return result{problem: fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)}
 	}
-	data, err := readFile(ix.home, e)
+	data, err := readFile(ix.home, e, *buf)
 	if err != nil {
 		return result{err: err}
+	}
+	if cap(data) <= 1<<20 {
+		*buf = data[:0] // a rare huge file's buffer is not kept
 	}
 	if len(data) > MaxFileSize {
 		return result{problem: fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)}
@@ -529,14 +534,14 @@ func (ix *Index) read(j *job) result {
 	if err != nil {
 		return result{hash: h[:], problem: err.Error()}
 	}
-	return result{hash: h[:], chunks: appendChunksJSON(nil, chunks), n: len(chunks)}
+	return result{hash: h[:], chunks: chunks}
 }
 
 // readFile reads at most MaxFileSize+1 bytes, refusing to follow a symlink
 // the walk did not vet (one swapped in since). Plain syscalls: os.Open would
 // add an fstat and a poller registration per file, a tenth of a full
 // rebuild's system time.
-func readFile(home string, e *entry) ([]byte, error) {
+func readFile(home string, e *entry, buf []byte) ([]byte, error) {
 	path, flags := e.target, syscall.O_RDONLY|syscall.O_CLOEXEC
 	if path == "" {
 		path = filepath.Join(home, filepath.FromSlash(e.rel))
@@ -554,7 +559,7 @@ func readFile(home string, e *entry) ([]byte, error) {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	buf := make([]byte, 0, min(e.size, MaxFileSize)+1)
+	buf = slices.Grow(buf[:0], int(min(e.size, MaxFileSize))+1)
 	for len(buf) <= MaxFileSize {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)] // the file grew since the walk
@@ -573,45 +578,4 @@ func readFile(home string, e *entry) ([]byte, error) {
 		}
 	}
 	return buf, nil
-}
-
-// appendChunksJSON encodes chunks for json_each: SQLite unpacks a whole file
-// in one statement, instead of one cgo round trip per chunk. The text is
-// valid UTF-8 (checked), so only quotes, backslashes and control characters
-// need escaping.
-func appendChunksJSON(b []byte, chunks []memory.Chunk) []byte {
-	b = append(b, '[')
-	for i, c := range chunks {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		b = strconv.AppendInt(b, int64(c.StartLine), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(c.EndLine), 10)
-		b = append(b, ',')
-		b = appendJSONString(b, c.Heading)
-		b = append(b, ',')
-		b = appendJSONString(b, c.Date)
-		b = append(b, ',')
-		b = appendJSONString(b, c.Text)
-		b = append(b, ']')
-	}
-	return append(b, ']')
-}
-
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
 }

@@ -253,7 +253,8 @@ func TestReadRefusesSymlinkSwappedIn(t *testing.T) {
 	os.WriteFile(filepath.Join(home, "elsewhere.md"), []byte("x"), 0o644)
 	must(t, os.Symlink("elsewhere.md", filepath.Join(home, "MEMORY.md")))
 	ix := &Index{home: home, targetChars: TargetChars}
-	r := ix.read(&job{e: &entry{rel: "MEMORY.md", size: 1}})
+	var buf []byte
+	r := ix.read(&job{e: &entry{rel: "MEMORY.md", size: 1}}, &buf)
 	if r.err == nil {
 		t.Fatalf("read followed a symlink it was told is a file: %+v", r)
 	}

@@ -12,20 +12,17 @@ const (
 
 	sqlNextIDs = `SELECT (SELECT coalesce(max(id), 0) + 1 FROM files), (SELECT coalesce(max(id), 0) + 1 FROM chunks)`
 
-	sqlUpsertFile = `INSERT INTO files(id, path, size, mtime_ns, hash, problem, racy, first_chunk, last_chunk)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-		ON CONFLICT(id) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns,
-			hash = excluded.hash, problem = excluded.problem, racy = excluded.racy,
-			first_chunk = excluded.first_chunk, last_chunk = excluded.last_chunk`
+	// Multi-row statements (see writer.go's bulk): the VALUES tuples are
+	// appended to these, the conflict clause after them.
+	sqlUpsertFiles         = `INSERT INTO files(id, path, size, mtime_ns, hash, problem, racy, first_chunk, last_chunk) VALUES `
+	sqlUpsertFilesConflict = ` ON CONFLICT(id) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns,
+		hash = excluded.hash, problem = excluded.problem, racy = excluded.racy,
+		first_chunk = excluded.first_chunk, last_chunk = excluded.last_chunk`
+	sqlInsertChunks = `INSERT INTO chunks(id, file_id, start_line, end_line, heading, date, text) VALUES `
 
 	sqlTouchFile = `UPDATE files SET size = ?2, mtime_ns = ?3, racy = ?4 WHERE id = ?1`
 
 	sqlDeleteFile = `DELETE FROM files WHERE id = ?1`
-
-	// One statement per file: the chunks arrive as a JSON array of
-	// [start_line, end_line, heading, date, text], ids from ?1 up.
-	sqlInsertChunks = `INSERT INTO chunks(id, file_id, start_line, end_line, heading, date, text)
-		SELECT ?1 + key, ?2, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?3)`
 
 	sqlIndexChunks = `INSERT INTO chunks_fts(rowid, heading, text)
 		SELECT id, heading, text FROM chunks WHERE id BETWEEN ?1 AND ?2`

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -107,39 +108,42 @@ func (w *walker) dir(abs, real, rel string) {
 		return
 	}
 	defer f.Close()
-	ents, err := f.ReadDir(-1)
+	names, err := f.Readdirnames(-1)
 	if err != nil {
 		w.add(entry{rel: rel + "/", problem: "cannot read directory: " + errText(err)})
 		return
 	}
-	names := make([]string, 0, len(ents))
-	for _, de := range ents {
-		name := de.Name()
-		if strings.HasPrefix(name, ".") || (de.Type().IsRegular() && !strings.HasSuffix(name, ".md")) {
-			continue // hidden, or the common non-note file: no stat needed
-		}
-		names = append(names, name)
-	}
-	sts, errs := statAll(int(f.Fd()), names)
-	for i, name := range names {
-		if err := errs[i]; err != nil {
-			if !errors.Is(err, unix.ENOENT) { // else deleted since the listing
-				w.add(entry{rel: rel + "/" + name, problem: "cannot stat: " + err.Error()})
+	// Hidden names are skipped unseen; everything else is stat'ed (a name
+	// without .md may be a directory), a batch at a time so a 50,000-file
+	// directory costs no more memory than a small one.
+	names = slices.DeleteFunc(names, func(n string) bool { return strings.HasPrefix(n, ".") })
+	var sts [statBatch]unix.Stat_t
+	var errs [statBatch]error
+	fd := int(f.Fd())
+	for len(names) > 0 {
+		batch := names[:min(len(names), statBatch)]
+		names = names[len(batch):]
+		statAll(fd, batch, sts[:len(batch)], errs[:len(batch)])
+		for i, name := range batch {
+			if err := errs[i]; err != nil {
+				if !errors.Is(err, unix.ENOENT) { // else deleted since the listing
+					w.add(entry{rel: rel + "/" + name, problem: "cannot stat: " + err.Error()})
+				}
+				continue
 			}
-			continue
+			w.found(abs, real, name, rel+"/"+name, &sts[i])
 		}
-		w.found(abs, real, name, rel+"/"+name, &sts[i])
 	}
 }
 
+const statBatch = 2048
+
 // statAll lstats names in the directory open as dirfd. A stat is a syscall
-// that waits on the kernel more than on the CPU, so a big directory is split
+// that waits on the kernel more than on the CPU, so a big batch is split
 // across goroutines (the walk is the whole cost of a no-change refresh).
-func statAll(dirfd int, names []string) ([]unix.Stat_t, []error) {
-	sts := make([]unix.Stat_t, len(names))
-	errs := make([]error, len(names))
+func statAll(dirfd int, names []string, sts []unix.Stat_t, errs []error) {
 	parts := 1
-	if len(names) >= 1024 {
+	if len(names) >= 512 {
 		parts = runtime.GOMAXPROCS(0)
 	}
 	var wg sync.WaitGroup
@@ -153,7 +157,6 @@ func statAll(dirfd int, names []string) ([]unix.Stat_t, []error) {
 		}()
 	}
 	wg.Wait()
-	return sts, errs
 }
 
 // symlink follows a link only when it resolves inside the workspace: notes

@@ -4,11 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 )
 
-// writer applies read files to the index inside one transaction, with every
-// statement prepared once.
+// writer applies read files to the index inside one transaction. Rows go
+// out in multi-row INSERTs: a statement execution through database/sql and
+// cgo costs about as much as SQLite storing a small row, and a full build
+// writes tens of thousands of them.
 type writer struct {
 	// FTS5 writes its pending terms to disk at every statement that opens a
 	// savepoint, and any multi-row statement does; so chunks reach the FTS
@@ -17,6 +20,9 @@ type writer struct {
 	pendingFirst int64
 	pendingBytes int
 	doomed       []byte // JSON array of [first, last] id ranges to unindex
+
+	chunks *bulk // rows for chunks
+	files  *bulk // rows for files (an upsert)
 
 	warn      func(string)
 	now       time.Time
@@ -29,12 +35,15 @@ type writer struct {
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx, warn func(string), now time.Time) (*writer, error) {
-	w := &writer{warn: warn, now: now, racyAfter: now.Add(-racyWindow).UnixNano(), tx: tx, stmts: map[string]*sql.Stmt{}}
+	w := &writer{warn: warn, now: now, racyAfter: now.Add(-racyWindow).UnixNano(), tx: tx, stmts: map[string]*sql.Stmt{},
+		chunks: &bulk{tx: tx, insert: sqlInsertChunks, cols: 7},
+		files:  &bulk{tx: tx, insert: sqlUpsertFiles, suffix: sqlUpsertFilesConflict, cols: 9},
+	}
 	if err := tx.QueryRowContext(ctx, sqlNextIDs).Scan(&w.nextFile, &w.nextChunk); err != nil {
 		return nil, err
 	}
 	w.pendingFirst = w.nextChunk
-	for _, q := range []string{sqlUpsertFile, sqlTouchFile, sqlDeleteFile, sqlInsertChunks, sqlIndexChunks, sqlUnindexRanges, sqlDeleteRanges, sqlSetMeta} {
+	for _, q := range []string{sqlTouchFile, sqlDeleteFile, sqlIndexChunks, sqlUnindexRanges, sqlDeleteRanges, sqlSetMeta} {
 		s, err := tx.PrepareContext(ctx, q)
 		if err != nil {
 			w.close()
@@ -49,6 +58,8 @@ func (w *writer) close() {
 	for _, s := range w.stmts {
 		s.Close()
 	}
+	w.chunks.close()
+	w.files.close()
 }
 
 func (w *writer) exec(ctx context.Context, q string, args ...any) error {
@@ -76,9 +87,7 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 		st.Unchanged++
 		return w.exec(ctx, sqlTouchFile, old.id, e.size, e.mtimeNS, racy)
 	}
-	if err := w.unindex(ctx, old); err != nil {
-		return err
-	}
+	w.unindex(old)
 	id := w.nextFile
 	if old != nil {
 		id = old.id
@@ -88,7 +97,7 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 	if r.problem != "" {
 		w.warn(fmt.Sprintf("skip %s: %s", e.rel, r.problem))
 		st.Skipped++
-		return w.exec(ctx, sqlUpsertFile, id, e.rel, e.size, e.mtimeNS, r.hash, r.problem, racy, nil, nil)
+		return w.files.add(ctx, id, e.rel, e.size, e.mtimeNS, r.hash, r.problem, racy, nil, nil)
 	}
 	if old == nil {
 		st.New++
@@ -96,16 +105,17 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 		st.Changed++
 	}
 	var first, last any
-	if r.n > 0 {
-		f, l := w.nextChunk, w.nextChunk+int64(r.n)-1
-		if err := w.exec(ctx, sqlInsertChunks, f, id, r.chunks); err != nil {
-			return err
+	if len(r.chunks) > 0 {
+		first, last = w.nextChunk, w.nextChunk+int64(len(r.chunks))-1
+		for _, c := range r.chunks {
+			if err := w.chunks.add(ctx, w.nextChunk, id, c.StartLine, c.EndLine, c.Heading, c.Date, c.Text); err != nil {
+				return err
+			}
+			w.nextChunk++
+			w.pendingBytes += len(c.Text)
 		}
-		w.nextChunk += int64(r.n)
-		first, last = f, l
-		w.pendingBytes += len(r.chunks)
 	}
-	if err := w.exec(ctx, sqlUpsertFile, id, e.rel, e.size, e.mtimeNS, r.hash, nil, racy, first, last); err != nil {
+	if err := w.files.add(ctx, id, e.rel, e.size, e.mtimeNS, r.hash, nil, racy, first, last); err != nil {
 		return err
 	}
 	if w.pendingBytes >= ftsBatchBytes {
@@ -119,9 +129,9 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 const ftsBatchBytes = 4 << 20
 
 // unindex schedules a file's old chunks for removal at the next flush.
-func (w *writer) unindex(_ context.Context, old *manifestRow) error {
+func (w *writer) unindex(old *manifestRow) {
 	if old == nil || !old.first.Valid {
-		return nil
+		return
 	}
 	if len(w.doomed) == 0 {
 		w.doomed = append(w.doomed, '[')
@@ -129,11 +139,16 @@ func (w *writer) unindex(_ context.Context, old *manifestRow) error {
 		w.doomed = append(w.doomed, ',')
 	}
 	w.doomed = fmt.Appendf(w.doomed, "[%d,%d]", old.first.Int64, old.last.Int64)
-	return nil
 }
 
 // flush applies the pending removals and indexes the pending chunks.
 func (w *writer) flush(ctx context.Context) error {
+	if err := w.chunks.flush(ctx); err != nil {
+		return err
+	}
+	if err := w.files.flush(ctx); err != nil {
+		return err
+	}
 	if len(w.doomed) > 0 {
 		ranges := string(append(w.doomed, ']'))
 		if err := w.exec(ctx, sqlUnindexRanges, ranges); err != nil {
@@ -156,7 +171,8 @@ func (w *writer) flush(ctx context.Context) error {
 
 // remove forgets a file entirely.
 func (w *writer) remove(ctx context.Context, old *manifestRow) error {
-	if err := w.unindex(ctx, old); err != nil {
+	w.unindex(old)
+	if err := w.files.flush(ctx); err != nil { // a pending upsert of the same row must not follow the delete
 		return err
 	}
 	return w.exec(ctx, sqlDeleteFile, old.id)
@@ -191,4 +207,55 @@ func (w *writer) finish(ctx context.Context, sum digest, st *Stats) error {
 		}
 	}
 	return nil
+}
+
+// bulkRows is how many rows one multi-row INSERT carries.
+const bulkRows = 64
+
+// bulk collects rows for one table and writes them bulkRows at a time with
+// one prepared statement; the remainder goes out in a statement of its size.
+type bulk struct {
+	tx     *sql.Tx
+	insert string // "INSERT INTO t(cols) VALUES "
+	suffix string // after the values, e.g. an ON CONFLICT clause
+	cols   int
+	args   []any
+	full   *sql.Stmt
+}
+
+func (b *bulk) add(ctx context.Context, vals ...any) error {
+	b.args = append(b.args, vals...)
+	if len(b.args) < b.cols*bulkRows {
+		return nil
+	}
+	if b.full == nil {
+		s, err := b.tx.PrepareContext(ctx, b.sql(bulkRows))
+		if err != nil {
+			return err
+		}
+		b.full = s
+	}
+	_, err := b.full.ExecContext(ctx, b.args...)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *bulk) flush(ctx context.Context) error {
+	if len(b.args) == 0 {
+		return nil
+	}
+	_, err := b.tx.ExecContext(ctx, b.sql(len(b.args)/b.cols), b.args...)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *bulk) sql(rows int) string {
+	row := "(" + strings.Repeat("?,", b.cols-1) + "?)"
+	return b.insert + strings.Repeat(row+",", rows-1) + row + b.suffix
+}
+
+func (b *bulk) close() {
+	if b.full != nil {
+		b.full.Close()
+	}
 }

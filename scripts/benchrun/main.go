@@ -1,0 +1,418 @@
+// Command benchrun measures the index figures of issue 3 against floors
+// measured in the same run, and prints them as a table. scripts/bench.sh
+// (make bench) builds bin/agent and calls it; see docs/cli-index.md.
+//
+// Every figure is whole-process wall time of a command started with
+// exec (no shell in between), ours and its floor run alternately so that
+// a noisy neighbour hurts both; the median of the runs is reported. Peak
+// RSS comes from getrusage of the finished child.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"agent/index"
+)
+
+func main() {
+	agent := flag.String("agent", "bin/agent", "the agent binary")
+	data := flag.String("data", "", "the bench data directory (ws-M.tar.gz, queries.txt)")
+	work := flag.String("work", "", "scratch directory; workspaces are unpacked once and reused")
+	runs := flag.Int("runs", 5, "runs per figure (build figures use fewer on the 96 MB workspace)")
+	flag.Parse()
+	if *data == "" || *work == "" {
+		fail(errors.New("usage: benchrun -agent BIN -data DIR -work DIR [-runs N]"))
+	}
+	b := &bench{agent: abs(*agent), data: abs(*data), work: abs(*work), runs: *runs}
+	if err := b.run(); err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "benchrun:", err)
+	os.Exit(1)
+}
+
+func abs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		fail(err)
+	}
+	return a
+}
+
+type bench struct {
+	agent, data, work string
+	runs              int
+	rows              []row
+}
+
+type row struct {
+	figure, ours, floor, ratio, target string
+}
+
+func (b *bench) run() error {
+	if err := os.MkdirAll(b.work, 0o755); err != nil {
+		return err
+	}
+	wsM := filepath.Join(b.work, "ws-M")
+	ws96 := filepath.Join(b.work, "ws-96")
+	if err := b.prepare(wsM, ws96); err != nil {
+		return err
+	}
+	queries, err := readLines(filepath.Join(b.data, "queries.txt"))
+	if err != nil {
+		return err
+	}
+	size96, _ := dirSize(filepath.Join(ws96, "logs"))
+	note("workspaces: %s (%s), %s (%s of logs)", wsM, mb(mustSize(filepath.Join(wsM, "logs"))), ws96, mb(size96))
+
+	// Full rebuild against raw FTS5 insertion of the same paragraphs.
+	for _, ws := range []struct {
+		dir, name string
+		runs      int
+	}{{wsM, "ws-M", b.runs}, {ws96, "96 MB", max(1, b.runs/2)}} {
+		note("full reindex, %s (%d runs each)", ws.name, ws.runs)
+		floorDB := filepath.Join(b.work, "floor-"+filepath.Base(ws.dir)+".db")
+		floor := cmd{argv: []string{"sqlite3", floorDB}, stdin: ws.dir + ".import.sql", before: func() { os.Remove(floorDB) }}
+		ours := cmd{argv: []string{b.agent, "-q", "--home", ws.dir, "memory", "reindex", "--full"}}
+		o, f, err := b.pair(ours, floor, ws.runs)
+		if err != nil {
+			return err
+		}
+		target := "≤ 1.2×"
+		if ws.dir == ws96 {
+			target = "(scale)"
+		}
+		b.add("full reindex, "+ws.name, o.median, f.median, target)
+		if ws.dir == ws96 {
+			b.rows = append(b.rows, row{"peak RSS, full reindex, 96 MB", fmt.Sprintf("%.1f MB", float64(o.maxRSS)/1024), "—", "—", "≤ 80 MB"})
+		}
+	}
+
+	// No-change reindex against a find stat walk of the same files.
+	note("no-change reindex, ws-M (%d runs each)", 3*b.runs)
+	ours := cmd{argv: []string{b.agent, "-q", "--home", wsM, "memory", "reindex"}}
+	if _, err := ours.time(); err != nil { // settle: the first run after a build re-hashes fresh files
+		return err
+	}
+	find := cmd{argv: []string{"find", filepath.Join(wsM, "MEMORY.md"), filepath.Join(wsM, "logs"), "-name", "*.md", "-printf", "%s %T@\n"}}
+	o, f, err := b.pair(ours, find, 3*b.runs)
+	if err != nil {
+		return err
+	}
+	b.add("no-change reindex, ws-M", o.median, f.median, "≤ 1.5×")
+
+	// Search: p50 over the queries of per-query medians.
+	for _, ws := range []struct{ dir, name string }{{wsM, "ws-M"}, {ws96, "96 MB"}} {
+		note("search p50 over %d queries, %s (%d runs each)", len(queries), ws.name, b.runs)
+		if _, err := (cmd{argv: []string{b.agent, "-q", "--home", ws.dir, "memory", "reindex"}}).time(); err != nil {
+			return err
+		}
+		var fresh, stale, floor []time.Duration
+		for _, q := range queries {
+			sql := strings.ReplaceAll(searchSQL, "?1", quoteSQL(index.BuildQuery(q)))
+			sql = strings.ReplaceAll(sql, "?2", fmt.Sprint(index.DefaultK+index.DefaultK/2+4))
+			ts, err := b.interleave(b.runs,
+				cmd{argv: []string{b.agent, "--home", ws.dir, "memory", "search", q, "--json"}, okCodes: []int{0, 3}},
+				cmd{argv: []string{b.agent, "--home", ws.dir, "memory", "search", q, "--json", "--no-refresh"}, okCodes: []int{0, 3}},
+				cmd{argv: []string{"sqlite3", filepath.Join(ws.dir, index.FileName), sql}})
+			if err != nil {
+				return err
+			}
+			fresh = append(fresh, ts[0].median)
+			stale = append(stale, ts[1].median)
+			floor = append(floor, ts[2].median)
+		}
+		b.add("search p50, "+ws.name, median(fresh), median(floor), "≤ 1.2×")
+		b.add("  … with --no-refresh, "+ws.name, median(stale), median(floor), "(info)")
+	}
+	b.print()
+	return nil
+}
+
+// searchSQL mirrors sqlSearch in index/sql.go: the floor runs exactly the
+// statement agent runs, in the sqlite3 CLI.
+const searchSQL = `WITH top(id, score) AS (
+	SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
+SELECT f.path, c.start_line, c.end_line, c.heading, c.date, c.text, top.score,
+	(SELECT snippet(chunks_fts, 1, char(2), char(3), '…', 16) FROM chunks_fts
+		WHERE chunks_fts MATCH ?1 AND rowid = top.id)
+FROM top JOIN chunks c ON c.id = top.id JOIN files f ON f.id = c.file_id;`
+
+func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// prepare unpacks ws-M, derives the 96 MB workspace, initialises both and
+// writes the floor's input: the workspace's paragraphs (split by the bench's
+// own common.py, one row each) as CSV for the sqlite3 CLI's .import, which
+// inserts them with one prepared statement in one transaction.
+func (b *bench) prepare(wsM, ws96 string) error {
+	if _, err := os.Stat(wsM); err != nil {
+		note("unpacking ws-M.tar.gz")
+		if err := run("tar", "-xzf", filepath.Join(b.data, "ws-M.tar.gz"), "-C", b.work); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(ws96); err != nil {
+		note("building the 96 MB workspace (ws-M's logs five times, dates shifted)")
+		if err := makeWS96(wsM, ws96); err != nil {
+			return err
+		}
+	}
+	for _, ws := range []string{wsM, ws96} {
+		if err := run(b.agent, "-q", "--home", ws, "init"); err != nil {
+			return err
+		}
+		if _, err := os.Stat(ws + ".import.sql"); err == nil {
+			continue
+		}
+		note("extracting the paragraphs of %s for the floor", filepath.Base(ws))
+		csv := ws + ".paragraphs.csv"
+		if err := run("python3", "-c", paragraphsPy, filepath.Dir(b.data), ws, csv); err != nil {
+			return err
+		}
+		script := "CREATE VIRTUAL TABLE chunks USING fts5(path UNINDEXED, start_line UNINDEXED, end_line UNINDEXED, heading, text);\n" +
+			"BEGIN;\n.import --csv " + csv + " chunks\nCOMMIT;\n"
+		if err := os.WriteFile(ws+".import.sql", []byte(script), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const paragraphsPy = `
+import csv, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+from common import workspace_paragraphs
+with open(sys.argv[3], "w", newline="", encoding="utf-8") as f:
+    w = csv.writer(f)
+    for p in workspace_paragraphs(sys.argv[2]):
+        w.writerow([p["path"], p["start_line"], p["end_line"], p["heading"], p["text"]])
+`
+
+// makeWS96 copies ws-M and adds its logs four more times, each copy's dates
+// (file name and "# YYYY-MM-DD" title) shifted by another 10,000 days.
+func makeWS96(wsM, ws96 string) error {
+	tmp := ws96 + ".tmp"
+	os.RemoveAll(tmp)
+	if err := os.MkdirAll(filepath.Join(tmp, "logs"), 0o755); err != nil {
+		return err
+	}
+	mem, err := os.ReadFile(filepath.Join(wsM, "MEMORY.md"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "MEMORY.md"), mem, 0o644); err != nil {
+		return err
+	}
+	ents, err := os.ReadDir(filepath.Join(wsM, "logs"))
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		day, err := time.Parse("2006-01-02", strings.TrimSuffix(e.Name(), ".md"))
+		if err != nil {
+			continue
+		}
+		body, err := os.ReadFile(filepath.Join(wsM, "logs", e.Name()))
+		if err != nil {
+			return err
+		}
+		for k := range 5 {
+			d := day.AddDate(0, 0, 10000*k).Format("2006-01-02")
+			out := bytes.Replace(body, []byte("# "+day.Format("2006-01-02")), []byte("# "+d), 1)
+			if err := os.WriteFile(filepath.Join(tmp, "logs", d+".md"), out, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return os.Rename(tmp, ws96)
+}
+
+// cmd is one command to time.
+type cmd struct {
+	argv    []string
+	stdin   string // file fed to standard input, if any
+	before  func() // untimed preparation before each run
+	okCodes []int  // exit codes that are not failures (default: 0)
+}
+
+type sample struct {
+	wall   time.Duration
+	maxRSS int64 // KiB
+}
+
+func (c cmd) time() (sample, error) {
+	if c.before != nil {
+		c.before()
+	}
+	x := exec.Command(c.argv[0], c.argv[1:]...)
+	if c.stdin != "" {
+		f, err := os.Open(c.stdin)
+		if err != nil {
+			return sample{}, err
+		}
+		defer f.Close()
+		x.Stdin = f
+	}
+	var stderr bytes.Buffer
+	x.Stdout = io.Discard
+	x.Stderr = &stderr
+	start := time.Now()
+	err := x.Run()
+	wall := time.Since(start)
+	if err != nil {
+		var ee *exec.ExitError
+		ok := false
+		if errors.As(err, &ee) {
+			for _, c := range c.okCodes {
+				ok = ok || ee.ExitCode() == c
+			}
+		}
+		if !ok {
+			return sample{}, fmt.Errorf("%s: %v: %s", strings.Join(c.argv, " "), err, stderr.String())
+		}
+	}
+	var rss int64
+	if ru, ok := x.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return sample{wall, rss}, nil
+}
+
+type stat struct {
+	median time.Duration
+	maxRSS int64
+}
+
+// interleave runs the commands round-robin, runs times each, after one
+// untimed warm-up round.
+func (b *bench) interleave(runs int, cmds ...cmd) ([]stat, error) {
+	walls := make([][]time.Duration, len(cmds))
+	out := make([]stat, len(cmds))
+	for r := -1; r < runs; r++ {
+		for i, c := range cmds {
+			s, err := c.time()
+			if err != nil {
+				return nil, err
+			}
+			if r >= 0 {
+				walls[i] = append(walls[i], s.wall)
+				out[i].maxRSS = max(out[i].maxRSS, s.maxRSS)
+			}
+		}
+	}
+	for i := range cmds {
+		out[i].median = median(walls[i])
+	}
+	return out, nil
+}
+
+func (b *bench) pair(ours, floor cmd, runs int) (stat, stat, error) {
+	s, err := b.interleave(runs, ours, floor)
+	if err != nil {
+		return stat{}, stat{}, err
+	}
+	return s[0], s[1], nil
+}
+
+func (b *bench) add(figure string, ours, floor time.Duration, target string) {
+	b.rows = append(b.rows, row{figure, dur(ours), dur(floor), fmt.Sprintf("%.2f×", ours.Seconds()/floor.Seconds()), target})
+}
+
+func (b *bench) print() {
+	fmt.Println("| figure | ours | floor | ratio | target |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, r := range b.rows {
+		fmt.Printf("| %s | %s | %s | %s | %s |\n", r.figure, r.ours, r.floor, r.ratio, r.target)
+	}
+	fmt.Println()
+	fmt.Println("Floors, measured in the same run: full reindex — the sqlite3 CLI inserting the same workspace's")
+	fmt.Println("paragraphs (bench common.py split) into an FTS5 table with .import (one prepared statement, one")
+	fmt.Println("transaction); no-change reindex — `find` printing size and mtime of every indexed file; search —")
+	fmt.Println("the sqlite3 CLI running agent's own search statement on agent's index.db. Medians of runs")
+	fmt.Println("interleaved with the floor's; search is the p50 over queries.txt of per-query medians.")
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func dur(d time.Duration) string {
+	if d >= time.Second {
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	}
+	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}
+
+func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
+func mustSize(dir string) int64 {
+	n, _ := dirSize(dir)
+	return n
+}
+
+func dirSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return err
+	})
+	return n, err
+}
+
+func readLines(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out, sc.Err()
+}
+
+func run(argv ...string) error {
+	x := exec.Command(argv[0], argv[1:]...)
+	var stderr bytes.Buffer
+	x.Stderr = &stderr
+	if err := x.Run(); err != nil {
+		return fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, stderr.String())
+	}
+	return nil
+}
+
+func note(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
