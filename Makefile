@@ -6,14 +6,15 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 PREFIX   ?= $(HOME)/.local
 export CGO_ENABLED := 1
 
-.PHONY: build test unit e2e bench lint demo install fuzz stress clean
+.PHONY: build test unit e2e bench lint demo install fuzz fuzz-short stress clean
 
 build:
 	$(GO) build -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/agent ./cmd/agent
 
-## test: every test — lint, unit and transcript tests with -race, then the
-## end-to-end test against a real Ollama built from source.
-test: lint unit e2e
+## test: every test — lint, unit and transcript tests with -race (including
+## the short concurrency and kill -9 runs), every fuzz target briefly, then
+## the end-to-end test against a real Ollama built from source.
+test: lint unit fuzz-short e2e
 
 unit:
 	$(GO) test -race -tags $(TAGS) -count=1 ./...
@@ -31,6 +32,17 @@ lint:
 
 demo: build
 	scripts/demo.sh
+
+fuzz-short:
+	scripts/fuzz.sh 5
+
+fuzz:
+	scripts/fuzz.sh $${FUZZTIME:-120}
+
+## stress: the long variants of the concurrency and crash tests.
+stress:
+	AGENT_STRESS=$${AGENT_STRESS:-60s} AGENT_CRASH_KILLS=$${AGENT_CRASH_KILLS:-100} \
+		$(GO) test -race -tags $(TAGS) -count=1 -timeout 30m -v -run 'TestStress|TestCrash' ./cmd/agent/
 
 install: build
 	install -D -m 0755 bin/agent $(PREFIX)/bin/agent
