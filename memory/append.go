@@ -67,6 +67,9 @@ func AppendFact(home, text, section string) (AppendResult, error) {
 	defer unlock()
 
 	path := filepath.Join(home, memoryFile)
+	if err := insideWorkspace(home, path); err != nil {
+		return res, fmt.Errorf("add to %s: %w", memoryFile, err)
+	}
 	// An editor may save between our read and our rename (it does not take
 	// our lock); when the file changed meanwhile, start over from the new one.
 	for attempt := 0; ; attempt++ {
@@ -127,6 +130,9 @@ func AppendLogEntry(home string, at time.Time, heading, body string) (AppendResu
 	defer unlock()
 
 	path := filepath.Join(home, logsDir, date+".md")
+	if err := insideWorkspace(home, path); err != nil {
+		return res, fmt.Errorf("append to %s: %w", rel, err)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return res, fmt.Errorf("append to %s: %w", path, err)
@@ -449,4 +455,42 @@ func replaceFile(path string, data []byte, ok func() bool) error {
 		d.Close()
 	}
 	return nil
+}
+
+// insideWorkspace refuses to write through a symlink (the file's own, or a
+// directory's on its way) that leads outside the workspace. The index never
+// reads through such a link, so what was written there could never be
+// recalled, and the model's tools must not reach outside the workspace.
+// Links that stay inside are followed as usual.
+func insideWorkspace(home, path string) error {
+	root, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		return err
+	}
+	target := path
+	for {
+		resolved, err := filepath.EvalSymlinks(target)
+		if err == nil {
+			if rest, err := filepath.Rel(target, path); err == nil && rest != "." {
+				resolved = filepath.Join(resolved, rest)
+			}
+			rel, err := filepath.Rel(root, resolved)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return fmt.Errorf("%s leads outside the workspace (to %s); not writing through that symlink: %w", path, resolved, ErrInvalid)
+			}
+			return nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if fi, lerr := os.Lstat(target); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a broken symlink; not writing through it: %w", target, ErrInvalid)
+		}
+		// A file that does not exist yet: check the directory it will be in.
+		parent := filepath.Dir(target)
+		if parent == target {
+			return nil
+		}
+		target = parent
+	}
 }

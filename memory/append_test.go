@@ -230,7 +230,11 @@ func TestAppendFactRefusesEmpty(t *testing.T) {
 
 func TestAppendFactKeepsSymlinkAndMode(t *testing.T) {
 	home := workspace(t, "")
-	real := filepath.Join(t.TempDir(), "real-memory.md")
+	// A link that stays inside the workspace is followed and kept.
+	if err := os.Mkdir(filepath.Join(home, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(home, "notes", "real-memory.md")
 	if err := os.WriteFile(real, []byte(initialMemory), 0o640); err != nil {
 		t.Fatal(err)
 	}
@@ -259,6 +263,54 @@ func TestAppendFactKeepsSymlinkAndMode(t *testing.T) {
 	}
 	if leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(real), ".*tmp*")); len(leftovers) > 0 {
 		t.Fatalf("temp files left behind: %v", leftovers)
+	}
+}
+
+// A symlink leading outside the workspace is never written through: not
+// MEMORY.md's own, not a logs/ directory's, not a broken one.
+func TestAppendRefusesSymlinksLeadingOutside(t *testing.T) {
+	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name, link string
+		dir        bool
+		broken     bool
+		write      func(home string) error
+	}{
+		{"memory file", "MEMORY.md", false, false, func(h string) error { _, err := AppendFact(h, "x", ""); return err }},
+		{"broken memory link", "MEMORY.md", false, true, func(h string) error { _, err := AppendFact(h, "x", ""); return err }},
+		{"logs dir", "logs", true, false, func(h string) error { _, err := AppendLog(h, at, "x"); return err }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home := workspace(t, "")
+			outside := filepath.Join(t.TempDir(), "target")
+			switch {
+			case c.dir:
+				if err := os.Mkdir(outside, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			case !c.broken:
+				if err := os.WriteFile(outside, []byte(initialMemory), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			os.RemoveAll(filepath.Join(home, c.link))
+			if err := os.Symlink(outside, filepath.Join(home, c.link)); err != nil {
+				t.Fatal(err)
+			}
+			err := c.write(home)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("err = %v, want ErrInvalid", err)
+			}
+			if c.dir {
+				if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+					t.Errorf("written outside: %v", entries)
+				}
+			} else if !c.broken && readFile(t, outside) != initialMemory {
+				t.Error("the file outside changed")
+			} else if _, err := os.Stat(outside); c.broken && err == nil {
+				t.Error("a file was created outside through a broken link")
+			}
+		})
 	}
 }
 

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/index"
 	"agent/profile"
 	"agent/soul"
 )
@@ -50,6 +53,20 @@ func (a *app) initCommand() *cli.Command {
 			// The SOUL.md init created (or found) becomes revision 1.
 			if _, err := a.loadSoul(ctx, soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now)); err != nil {
 				return err
+			}
+			// The index is built now, from whatever notes are already there,
+			// so the first search or chat does not start by building it.
+			if _, err := os.Stat(ws.Path(core.IndexFile)); errors.Is(err, os.ErrNotExist) {
+				ix, err := index.Open(ctx, home, func(msg string) { a.warnf("%s", msg) })
+				if err != nil {
+					return err
+				}
+				_, err = ix.Reindex(ctx, index.ReindexOptions{})
+				ix.Close()
+				if err != nil {
+					return err
+				}
+				res.Created = append(res.Created, core.IndexFile)
 			}
 			if a.jsonOut {
 				return a.writeJSON(res)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -39,15 +40,40 @@ type app struct {
 // run parses args, runs one command and returns the process exit code. It is
 // the whole program; tests call it directly with their own streams.
 func run(ctx context.Context, args []string, streams *iostreams) int {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	a := &app{io: streams, now: time.Now, detachSignals: stop}
+	ctx, detach := cancelOnSignal(ctx)
+	defer detach()
+	a := &app{io: streams, now: time.Now, detachSignals: detach}
 	root := a.rootCommand()
 	err := root.Run(ctx, args)
 	if err != nil {
 		reportError(streams.Err, err)
 	}
 	return exitCode(err)
+}
+
+// cancelOnSignal returns a context cancelled by SIGINT or SIGTERM, and a
+// function that stops listening without cancelling it (unlike
+// signal.NotifyContext's stop), so the REPL can take Ctrl-C over and keep
+// its context alive.
+func cancelOnSignal(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	var once sync.Once
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+		})
+	}
 }
 
 func (a *app) rootCommand() *cli.Command {
