@@ -158,7 +158,7 @@ const (
 	// buildPragmas: a full rebuild writes a new private file that is renamed
 	// into place only when complete, so it needs neither journal nor fsync
 	// per commit; a bigger FTS5 hash flushes fewer, larger segments.
-	buildPragmas = "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;" +
+	buildPragmas = "PRAGMA page_size = 8192; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;" +
 		" PRAGMA cache_size = -4096; PRAGMA temp_store = MEMORY;"
 )
 

@@ -406,7 +406,6 @@ func syncDir(dir string) error {
 type job struct {
 	e   *entry
 	old *manifestRow
-	res chan result
 }
 
 // maxInflight bounds the bytes of files read but not yet written.
@@ -431,33 +430,34 @@ func (ix *Index) process(ctx context.Context, jobs []job, w *writer, st *Stats, 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := runtime.GOMAXPROCS(0)
-	todo := make(chan *job)
-	ordered := make(chan *job, 4096)
-	// Reading runs ahead of writing (so parsing goes on while SQLite indexes
-	// a batch) by at most maxInflight bytes of files, bounding memory.
+	todo := make(chan *batch)
+	ordered := make(chan *batch, 1024)
+	// Reading runs ahead of writing (so parsing goes on while SQLite indexes)
+	// by at most maxInflight bytes of files, bounding memory. Files travel
+	// in small batches: a hand-off between goroutines costs more than
+	// reading a small note.
 	var inflight atomic.Int64
 	released := make(chan struct{}, 1)
 	go func() {
 		defer close(todo)
 		defer close(ordered)
-		for i := range jobs {
-			j := &jobs[i]
-			j.res = make(chan result, 1)
-			for n := inflight.Load(); n > 0 && n+j.weight() > maxInflight; n = inflight.Load() {
+		for rest := jobs; len(rest) > 0; {
+			b := nextBatch(&rest)
+			for n := inflight.Load(); n > 0 && n+b.weight > maxInflight; n = inflight.Load() {
 				select {
 				case <-released:
 				case <-ctx.Done():
 					return
 				}
 			}
-			inflight.Add(j.weight())
+			inflight.Add(b.weight)
 			select {
-			case ordered <- j:
+			case ordered <- b:
 			case <-ctx.Done():
 				return
 			}
 			select {
-			case todo <- j:
+			case todo <- b:
 			case <-ctx.Done():
 				return
 			}
@@ -466,34 +466,58 @@ func (ix *Index) process(ctx context.Context, jobs []job, w *writer, st *Stats, 
 	for range workers {
 		go func() {
 			var buf []byte
-			for j := range todo {
-				j.res <- ix.read(j, &buf)
+			for b := range todo {
+				for i := range b.jobs {
+					b.results[i] = ix.read(&b.jobs[i], &buf)
+				}
+				close(b.done)
 			}
 		}()
 	}
-	done := 0
-	for j := range ordered {
-		var r result
+	done, total := 0, len(jobs)
+	for b := range ordered {
 		select {
-		case r = <-j.res:
-			j.res = nil // only the jobs in flight hold a channel
+		case <-b.done:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if err := w.write(ctx, j, r, st); err != nil {
-			return fmt.Errorf("reindex %s: %w", j.e.rel, err)
+		for i := range b.jobs {
+			if err := w.write(ctx, &b.jobs[i], b.results[i], st); err != nil {
+				return fmt.Errorf("reindex %s: %w", b.jobs[i].e.rel, err)
+			}
+			b.results[i] = result{}
+			done++
+			if progress != nil {
+				progress(done, total)
+			}
 		}
-		inflight.Add(-j.weight())
+		inflight.Add(-b.weight)
 		select {
 		case released <- struct{}{}:
 		default:
 		}
-		done++
-		if progress != nil {
-			progress(done, len(jobs))
-		}
 	}
 	return ctx.Err()
+}
+
+// batch is a run of consecutive jobs read by one worker.
+type batch struct {
+	jobs    []job
+	results []result
+	done    chan struct{} // closed when results are filled in
+	weight  int64
+}
+
+// nextBatch takes up to 16 jobs, or 256 KiB of files, off the front of jobs.
+func nextBatch(jobs *[]job) *batch {
+	n, w := 0, int64(0)
+	for n < len(*jobs) && n < 16 && w < 256<<10 {
+		w += (*jobs)[n].weight()
+		n++
+	}
+	b := &batch{jobs: (*jobs)[:n], results: make([]result, n), done: make(chan struct{}), weight: w}
+	*jobs = (*jobs)[n:]
+	return b
 }
 
 // read loads, checks, hashes and chunks one file. buf is the worker's read

@@ -31,11 +31,15 @@ func main() {
 	data := flag.String("data", "", "the bench data directory (ws-M.tar.gz, queries.txt)")
 	work := flag.String("work", "", "scratch directory; workspaces are unpacked once and reused")
 	runs := flag.Int("runs", 5, "runs per figure (build figures use fewer on the 96 MB workspace)")
+	only := flag.String("only", "build,nochange,search", "figures to measure, comma-separated")
 	flag.Parse()
 	if *data == "" || *work == "" {
 		fail(errors.New("usage: benchrun -agent BIN -data DIR -work DIR [-runs N]"))
 	}
-	b := &bench{agent: abs(*agent), data: abs(*data), work: abs(*work), runs: *runs}
+	b := &bench{agent: abs(*agent), data: abs(*data), work: abs(*work), runs: *runs, only: map[string]bool{}}
+	for _, f := range strings.Split(*only, ",") {
+		b.only[strings.TrimSpace(f)] = true
+	}
 	if err := b.run(); err != nil {
 		fail(err)
 	}
@@ -57,6 +61,7 @@ func abs(p string) string {
 type bench struct {
 	agent, data, work string
 	runs              int
+	only              map[string]bool
 	rows              []row
 }
 
@@ -81,10 +86,11 @@ func (b *bench) run() error {
 	note("workspaces: %s (%s), %s (%s of logs)", wsM, mb(mustSize(filepath.Join(wsM, "logs"))), ws96, mb(size96))
 
 	// Full rebuild against raw FTS5 insertion of the same paragraphs.
-	for _, ws := range []struct {
+	type target struct {
 		dir, name string
 		runs      int
-	}{{wsM, "ws-M", b.runs}, {ws96, "96 MB", max(1, b.runs/2)}} {
+	}
+	for _, ws := range pick(b, "build", target{wsM, "ws-M", b.runs}, target{ws96, "96 MB", max(1, b.runs/2)}) {
 		note("full reindex, %s (%d runs each)", ws.name, ws.runs)
 		floorDB := filepath.Join(b.work, "floor-"+filepath.Base(ws.dir)+".db")
 		floor := cmd{argv: []string{"sqlite3", floorDB}, stdin: ws.dir + ".import.sql", before: func() { os.Remove(floorDB) }}
@@ -103,7 +109,29 @@ func (b *bench) run() error {
 		}
 	}
 
-	// No-change reindex against a find stat walk of the same files.
+	if err := b.noChange(wsM); err != nil {
+		return err
+	}
+	if err := b.search(wsM, ws96, queries); err != nil {
+		return err
+	}
+	b.print()
+	return nil
+}
+
+// pick returns items when figure was asked for, else nothing.
+func pick[T any](b *bench, figure string, items ...T) []T {
+	if !b.only[figure] {
+		return nil
+	}
+	return items
+}
+
+// noChange: a no-change reindex against a find stat walk of the same files.
+func (b *bench) noChange(wsM string) error {
+	if !b.only["nochange"] {
+		return nil
+	}
 	note("no-change reindex, ws-M (%d runs each)", 3*b.runs)
 	ours := cmd{argv: []string{b.agent, "-q", "--home", wsM, "memory", "reindex"}}
 	if _, err := ours.time(); err != nil { // settle: the first run after a build re-hashes fresh files
@@ -115,9 +143,13 @@ func (b *bench) run() error {
 		return err
 	}
 	b.add("no-change reindex, ws-M", o.median, f.median, "≤ 1.5×")
+	return nil
+}
 
-	// Search: p50 over the queries of per-query medians.
-	for _, ws := range []struct{ dir, name string }{{wsM, "ws-M"}, {ws96, "96 MB"}} {
+// search: p50 over the queries of per-query medians, against the sqlite3 CLI.
+func (b *bench) search(wsM, ws96 string, queries []string) error {
+	type target struct{ dir, name string }
+	for _, ws := range pick(b, "search", target{wsM, "ws-M"}, target{ws96, "96 MB"}) {
 		note("search p50 over %d queries, %s (%d runs each)", len(queries), ws.name, b.runs)
 		if _, err := (cmd{argv: []string{b.agent, "-q", "--home", ws.dir, "memory", "reindex"}}).time(); err != nil {
 			return err
@@ -140,7 +172,6 @@ func (b *bench) run() error {
 		b.add("search p50, "+ws.name, median(fresh), median(floor), "≤ 1.2×")
 		b.add("  … with --no-refresh, "+ws.name, median(stale), median(floor), "(info)")
 	}
-	b.print()
 	return nil
 }
 
