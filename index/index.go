@@ -46,6 +46,8 @@ type Index struct {
 	needFull string
 	// targetChars is the chunk size handed to the chunker.
 	targetChars int
+	// asked is set during Reindex: the caller wants the index built.
+	asked bool
 }
 
 // Open opens the workspace's index.db. A missing, corrupt, foreign or

@@ -128,6 +128,24 @@ func TestIndexFollowsReplacedFile(t *testing.T) {
 	}
 }
 
+// Reindex builds a missing index.db because it was asked to: no warning.
+// A refresh has to build it unasked, and says so.
+func TestMissingIndexWarnings(t *testing.T) {
+	home := workspace(t, map[string]string{"MEMORY.md": "# M\n\nfact\n"})
+	ix, w := open(t, home)
+	reindex(t, ix, false)
+	if got := w.take(); len(got) != 0 {
+		t.Errorf("Reindex warned: %q", got)
+	}
+	os.Remove(filepath.Join(home, FileName))
+	if _, err := ix.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.take(); !reflect.DeepEqual(got, []string{"index.db missing: building it"}) {
+		t.Errorf("Refresh warnings = %q", got)
+	}
+}
+
 func TestCloseTwice(t *testing.T) {
 	ix, _ := open(t, workspace(t, nil))
 	if err := ix.Close(); err != nil {

@@ -58,19 +58,29 @@ func (s Stats) Changes() int { return s.New + s.Changed + s.Removed }
 
 // Reindex brings the index up to date with the files: incrementally (stat
 // walk, then only new or changed files are read) or, with Full, by building
-// a new index.db that replaces the old one when complete.
+// a new index.db that replaces the old one when complete. Building a missing
+// index.db is what a caller of Reindex asked for, so it is not warned about;
+// a damaged or foreign one is.
 func (ix *Index) Reindex(ctx context.Context, opts ReindexOptions) (Stats, error) {
-	start := time.Now()
-	st, err := ix.update(ctx, opts.Full, opts.Progress)
-	st.Duration = time.Since(start)
-	return st, err
+	ix.asked = true
+	defer func() { ix.asked = false }()
+	return ix.timedUpdate(ctx, opts)
 }
 
 // Refresh is the cheap update run before every search and chat turn: a stat
 // walk, compared with the last one; only if something changed are the
-// changed files read and re-chunked.
+// changed files read and re-chunked. An index.db that has to be built from
+// scratch, even a missing one, is warned about: it costs the caller time it
+// did not ask to spend.
 func (ix *Index) Refresh(ctx context.Context) (Stats, error) {
-	return ix.Reindex(ctx, ReindexOptions{})
+	return ix.timedUpdate(ctx, ReindexOptions{})
+}
+
+func (ix *Index) timedUpdate(ctx context.Context, opts ReindexOptions) (Stats, error) {
+	start := time.Now()
+	st, err := ix.update(ctx, opts.Full, opts.Progress)
+	st.Duration = time.Since(start)
+	return st, err
 }
 
 func (ix *Index) update(ctx context.Context, full bool, progress func(int, int)) (Stats, error) {
@@ -78,12 +88,12 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int))
 		return Stats{}, err
 	}
 	if full || ix.needFull != "" {
-		if ix.needFull != "" {
-			verb := "rebuilding"
-			if ix.db == nil {
-				verb = "building"
-			}
-			ix.warn(ix.needFull + ": " + verb + " it")
+		switch {
+		case ix.needFull == "":
+		case ix.db != nil:
+			ix.warn(ix.needFull + ": rebuilding it")
+		case !ix.asked: // missing
+			ix.warn(ix.needFull + ": building it")
 		}
 		return ix.rebuild(ctx, progress)
 	}
