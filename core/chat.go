@@ -52,6 +52,8 @@ type Recaller interface {
 	Recall(ctx context.Context, text string, k int) ([]Recalled, error)
 	// Stats describes the index for the runtime section.
 	Stats(ctx context.Context) (files, chunks int, lastIndexed time.Time, err error)
+	// Wrote says this process has just written to the memory files.
+	Wrote()
 }
 
 // NewChat wires a chat over an open workspace.
@@ -289,10 +291,16 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	if c.NumCtx > 0 && res.PromptEvalCount >= c.NumCtx {
 		c.notify(fmt.Sprintf("the model counted %d prompt tokens, the whole num_ctx %d: it may have dropped the front of the prompt", res.PromptEvalCount, c.NumCtx))
 	}
+	logged := false
 	if !c.NoLog {
 		if err := c.logTurn(t, message, final.Content); err != nil {
 			c.notify("turn not logged: " + err.Error())
+		} else {
+			logged = true
 		}
+	}
+	if c.Memory != nil && (logged || len(res.ToolCalls) > 0) {
+		c.Memory.Wrote()
 	}
 	return res, nil
 }

@@ -57,35 +57,46 @@ func BenchmarkTurnOverhead(b *testing.B) {
 	srv := ollamatest.New(b)
 	srv.Default(ollamatest.Text("ok"))
 	b.Setenv("OLLAMA_HOST", srv.Host())
-	mem, err := OpenIndexRecall(ctx, home, func(string) {})
-	if err != nil {
-		b.Fatal(err)
+	// "walk": every turn checks the files with a stat walk (a one-shot
+	// chat). "monitor": the REPL's way, an inotify monitor says whether
+	// anything changed.
+	for _, mode := range []string{"walk", "monitor"} {
+		b.Run(mode, func(b *testing.B) {
+			mem, err := OpenIndexRecall(ctx, home, func(string) {})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer mem.Close()
+			if mode == "monitor" {
+				if err := mem.WatchFiles(home); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if _, err := mem.ix.Refresh(ctx); err != nil {
+				b.Fatal(err)
+			}
+			o, err := NewOllama(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			chat := NewChat(ws, o, "llama3.2", mem)
+			chat.NoLog = true
+			s, err := chat.Sessions.Create(ctx, "", chat.ModelName)
+			if err != nil {
+				b.Fatal(err)
+			}
+			durations := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				if _, err := chat.Turn(ctx, &s, "how do I list files sorted by size", nil); err != nil {
+					b.Fatal(err)
+				}
+				durations = append(durations, time.Since(start))
+			}
+			b.StopTimer()
+			sort.Slice(durations, func(i, j int) bool { return durations[i] < durations[j] })
+			b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "p50-ms")
+		})
 	}
-	defer mem.Close()
-	if _, err := mem.ix.Refresh(ctx); err != nil {
-		b.Fatal(err)
-	}
-	o, err := NewOllama(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	chat := NewChat(ws, o, "llama3.2", mem)
-	chat.NoLog = true
-	s, err := chat.Sessions.Create(ctx, "bench", chat.ModelName)
-	if err != nil {
-		b.Fatal(err)
-	}
-	// A realistic session: the window holds a few earlier turns.
-	durations := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		start := time.Now()
-		if _, err := chat.Turn(ctx, &s, "how do I list files sorted by size", nil); err != nil {
-			b.Fatal(err)
-		}
-		durations = append(durations, time.Since(start))
-	}
-	b.StopTimer()
-	sort.Slice(durations, func(i, j int) bool { return durations[i] < durations[j] })
-	b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "p50-ms")
 }

@@ -415,3 +415,32 @@ func clipTest(s string) string {
 	}
 	return s
 }
+
+// In the REPL the files are watched instead of walked before each turn. The
+// index must still never be stale: the turn the chat itself logged, and an
+// edit made between turns by another program, are both recalled next turn.
+func TestWatchedRecallIsNeverStale(t *testing.T) {
+	f := newChatFixture(t, true)
+	if err := f.mem.WatchFiles(f.home); err != nil {
+		t.Fatal(err)
+	}
+	f.srv.Default(ollamatest.Text("noted"))
+	ctx := context.Background()
+	if _, err := f.chat.Turn(ctx, f.session("repl"), "the heron on the quay is named Bartholomew", nil); err != nil {
+		t.Fatal(err)
+	}
+	f.mem.mu.Lock() // wait for the background refresh after the logged turn
+	f.mem.mu.Unlock()
+	// Another program writes between turns; only the monitor can know.
+	f.write("logs/2026-11-01.md", "# 2026-11-01\n\n## Garden\n\nPlanted saffron crocus bulbs by the fence.\n")
+	if _, err := f.chat.Turn(ctx, f.session("other"), "saffron or Bartholomew?", nil); err != nil {
+		t.Fatal(err)
+	}
+	mem := f.srv.Requests()[1].Messages[3].Content
+	if !strings.Contains(mem, "saffron crocus") {
+		t.Errorf("an edit between turns was not recalled:\n%s", mem)
+	}
+	if !strings.Contains(mem, "named Bartholomew") {
+		t.Errorf("the logged turn was not recalled:\n%s", mem)
+	}
+}

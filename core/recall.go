@@ -3,13 +3,19 @@ package core
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"agent/index"
+	"agent/memory"
 )
 
 // IndexRecall is the Recaller backed by the workspace's FTS5 index.
-type IndexRecall struct{ ix *index.Index }
+type IndexRecall struct {
+	mu      sync.Mutex // one user of ix at a time: a recall or a background refresh
+	ix      *index.Index
+	monitor *memory.Monitor
+}
 
 var _ Recaller = (*IndexRecall)(nil)
 
@@ -26,6 +32,8 @@ func OpenIndexRecall(ctx context.Context, home string, warn func(string)) (*Inde
 // Recall searches with a fresh view of the files (changed files are
 // reindexed first). Nothing to search for, or no match, is no hits.
 func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalled, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true})
 	if errors.Is(err, index.ErrNotFound) {
 		return nil, nil
@@ -42,9 +50,51 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 
 // Stats reports the index's size and age for the runtime section.
 func (r *IndexRecall) Stats(ctx context.Context) (files, chunks int, lastIndexed time.Time, err error) {
-	st, err := r.ix.Status(ctx)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st, err := r.ix.Summary(ctx)
 	return st.Files, st.Chunks, st.LastReindex, err
 }
 
-// Close releases the index.
-func (r *IndexRecall) Close() error { return r.ix.Close() }
+// WatchFiles lets a long-lived process (the REPL) skip the stat walk before
+// each recall: an inotify monitor says whether anything changed. Without it
+// every recall walks the files, which is right for a one-shot process.
+func (r *IndexRecall) WatchFiles(home string) error {
+	m, err := memory.NewMonitor(home)
+	if err != nil {
+		return err
+	}
+	r.monitor = m
+	r.ix.SetMonitor(m)
+	return nil
+}
+
+// Wrote tells the index that this process just wrote to the memory files (a
+// logged turn, a tool). With a monitor, the index is brought up to date in
+// the background, after the reply has been shown, so the next turn's recall
+// need not walk the files: the monitor is drained first, then the files are
+// walked, and anything written after the drain raises a new event. Without
+// a monitor there is nothing to do: the next recall walks anyway.
+func (r *IndexRecall) Wrote() {
+	if r.monitor == nil {
+		return
+	}
+	r.mu.Lock()
+	go func() {
+		defer r.mu.Unlock()
+		if _, err := r.monitor.Changed(); err != nil {
+			return
+		}
+		r.ix.Refresh(context.Background()) // a failure here is met again by the next recall
+	}()
+}
+
+// Close releases the index and the monitor, after any background refresh.
+func (r *IndexRecall) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.monitor != nil {
+		r.monitor.Close()
+	}
+	return r.ix.Close()
+}

@@ -44,6 +44,8 @@ type Index struct {
 	// needFull says why the next refresh must rebuild from scratch ("" when
 	// the index is usable).
 	needFull string
+	// monitor, when set, answers whether a fresh search needs its walk.
+	monitor ChangeMonitor
 	// targetChars is the chunk size handed to the chunker.
 	targetChars int
 	// asked is set during Reindex: the caller wants the index built.

@@ -42,6 +42,16 @@ type Hit struct {
 	Text      string  // the whole chunk
 }
 
+// ChangeMonitor tells whether the memory files may have changed since it was
+// last asked (memory.Monitor, in a long-lived process such as the REPL).
+type ChangeMonitor interface {
+	Changed() (bool, error)
+}
+
+// SetMonitor makes fresh searches ask m before walking the files. The first
+// answer of a new monitor must be "changed".
+func (ix *Index) SetMonitor(m ChangeMonitor) { ix.monitor = m }
+
 // Search returns the best chunks for query, best first: bm25 with headings
 // weighted above body text, the more recent chunk first among equals. A
 // query with nothing to search for, or with no match, fails with an error
@@ -96,6 +106,13 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 // changed, which is nearly always, the search costs the longer of the two
 // rather than their sum.
 func (ix *Index) freshQuery(ctx context.Context, match string, k int, raw bool) ([]Hit, error) {
+	if ix.monitor != nil {
+		// A monitor that saw nothing change spares the walk; when it is
+		// unsure it says "changed" and the walk runs as usual.
+		if changed, err := ix.monitor.Changed(); err == nil && !changed {
+			return ix.query(ctx, match, k, raw)
+		}
+	}
 	m, err := ix.meta(ctx)
 	if err != nil {
 		return nil, err

@@ -66,3 +66,24 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	}
 	return st, nil
 }
+
+// Summary is what the index holds as of its last update, without looking at
+// the files: for the chat's runtime section, which must not cost a walk.
+// An index that has to be rebuilt reports zeros.
+func (ix *Index) Summary(ctx context.Context) (Status, error) {
+	if err := ix.current(ctx); err != nil {
+		return Status{}, err
+	}
+	if ix.needFull != "" {
+		return Status{Rebuild: ix.needFull}, nil
+	}
+	m, err := ix.meta(ctx)
+	if err != nil {
+		return Status{}, err
+	}
+	st := Status{Files: m.files, Chunks: m.chunks, Bytes: m.bytes}
+	if m.lastReindex.UnixNano() > 0 {
+		st.LastReindex = m.lastReindex
+	}
+	return st, nil
+}

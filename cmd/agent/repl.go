@@ -38,6 +38,12 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		return err
 	}
 	a.detachSignals()
+	if s.mem != nil {
+		// Between turns the files are watched, so a turn need not walk them.
+		if err := s.mem.WatchFiles(s.ws.Home); err != nil {
+			a.warnf("not watching the memory files (%v): each turn checks them instead", err)
+		}
+	}
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:          a.ansiErr("1;32", "› "),
 		HistoryFile:     filepath.Join(s.ws.Home, ".chat_history"),

@@ -1,0 +1,100 @@
+package memory
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func changed(t *testing.T, m *Monitor) bool {
+	t.Helper()
+	c, err := m.Changed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestMonitorSeesEveryKindOfChange(t *testing.T) {
+	home := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(home, "MEMORY.md"), []byte("# Memory\n"), 0o644))
+	must(os.Mkdir(filepath.Join(home, "logs"), 0o755))
+	m, err := NewMonitor(home)
+	must(err)
+	defer m.Close()
+	if !changed(t, m) {
+		t.Fatal("a new monitor must answer changed first")
+	}
+	if changed(t, m) {
+		t.Fatal("nothing happened, yet changed")
+	}
+	// Files that are not memory do not count: databases, locks, dot-files.
+	must(os.WriteFile(filepath.Join(home, "state.db"), []byte("x"), 0o644))
+	must(os.WriteFile(filepath.Join(home, ".memory.lock"), nil, 0o644))
+	if changed(t, m) {
+		t.Fatal("a write to state.db counted as a memory change")
+	}
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"append to MEMORY.md", func() {
+			f, err := os.OpenFile(filepath.Join(home, "MEMORY.md"), os.O_APPEND|os.O_WRONLY, 0)
+			must(err)
+			f.WriteString("- fact\n")
+			f.Close()
+		}},
+		{"new log", func() { must(os.WriteFile(filepath.Join(home, "logs", "2026-11-20.md"), []byte("# x\n"), 0o644)) }},
+		{"editor's rename-and-replace", func() {
+			tmp := filepath.Join(home, "logs", ".2026-11-20.md.swp")
+			must(os.WriteFile(tmp, []byte("# y\n"), 0o644))
+			must(os.Rename(tmp, filepath.Join(home, "logs", "2026-11-20.md")))
+		}},
+		{"new subdirectory", func() { must(os.Mkdir(filepath.Join(home, "logs", "2025"), 0o755)) }},
+		{"file in the new subdirectory", func() {
+			must(os.WriteFile(filepath.Join(home, "logs", "2025", "2025-01-01.md"), []byte("# z\n"), 0o644))
+		}},
+		{"delete", func() { must(os.Remove(filepath.Join(home, "logs", "2026-11-20.md"))) }},
+		{"logs removed", func() { must(os.RemoveAll(filepath.Join(home, "logs"))) }},
+		{"logs made again", func() { must(os.Mkdir(filepath.Join(home, "logs"), 0o755)) }},
+		{"file in the new logs", func() { must(os.WriteFile(filepath.Join(home, "logs", "a.md"), []byte("a"), 0o644)) }},
+	}
+	for _, s := range steps {
+		s.do()
+		if !changed(t, m) {
+			t.Errorf("%s: not seen", s.name)
+		}
+		if changed(t, m) {
+			t.Errorf("%s: reported twice", s.name)
+		}
+	}
+}
+
+// Links point at what inotify does not watch: the monitor then always says
+// "changed", and the caller walks the files as it would without it.
+func TestMonitorIsBlindWithSymlinks(t *testing.T) {
+	home := t.TempDir()
+	elsewhere := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(home, "logs", "old")); err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMonitor(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i := 0; i < 3; i++ {
+		if !changed(t, m) {
+			t.Fatalf("call %d: a monitor with a symlink in the tree claimed nothing changed", i)
+		}
+	}
+}
