@@ -34,13 +34,9 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	if ix.needFull != "" {
 		return Status{Rebuild: ix.needFull, Changed: len(ents)}, nil
 	}
-	m, err := ix.meta(ctx)
+	st, m, err := ix.held(ctx)
 	if err != nil {
 		return Status{}, err
-	}
-	st := Status{Files: m.files, Chunks: m.chunks, Bytes: m.bytes}
-	if m.lastReindex.UnixNano() > 0 {
-		st.LastReindex = m.lastReindex
 	}
 	if err := ix.db.QueryRowContext(ctx, sqlCountProblems).Scan(&st.Problems); err != nil {
 		return Status{}, fmt.Errorf("status %s: %w", ix.path, err)
@@ -77,13 +73,19 @@ func (ix *Index) Summary(ctx context.Context) (Status, error) {
 	if ix.needFull != "" {
 		return Status{Rebuild: ix.needFull}, nil
 	}
+	st, _, err := ix.held(ctx)
+	return st, err
+}
+
+// held reads what the index holds from its meta table.
+func (ix *Index) held(ctx context.Context) (Status, metaFacts, error) {
 	m, err := ix.meta(ctx)
 	if err != nil {
-		return Status{}, err
+		return Status{}, m, err
 	}
 	st := Status{Files: m.files, Chunks: m.chunks, Bytes: m.bytes}
 	if m.lastReindex.UnixNano() > 0 {
 		st.LastReindex = m.lastReindex
 	}
-	return st, nil
+	return st, m, nil
 }

@@ -29,3 +29,39 @@ fi
 mkdir -p "$work"
 (cd "$root" && go build -tags sqlite_fts5 -o "$work/benchrun" ./scripts/benchrun)
 "$work/benchrun" -agent "$bin" -data "$data" -work "$work" "$@"
+
+# Chat: the per-turn overhead — everything but the model's own time — with a
+# fake Ollama that answers at once, on a copy of ws-M (turns append to the log).
+echo >&2 "bench.sh: chat turn overhead on ws-M"
+chatws="$work/ws-M-chat"
+rm -rf "$chatws" && cp -R "$work/ws-M" "$chatws"
+rm -f "$chatws/state.db"* "$chatws/index.db"*
+"$bin" -q --home "$chatws" init --agent-name Atlas --user-name Igor
+inproc=$(cd "$root" && AGENT_BENCH_WS="$chatws" go test -tags sqlite_fts5 -run '^$' -bench 'TurnOverhead' -benchtime 60x ./core/ |
+    awk '/^BenchmarkTurnOverhead\// { split($1, n, "/"); sub(/-[0-9]+$/, "", n[2]); for (i = 1; i < NF; i++) if ($(i+1) == "p50-ms") print n[2], $i }')
+(cd "$root" && go build -o "$work/fakeollama" ./core/ollamatest/cmd/fakeollama)
+"$work/fakeollama" -addr 127.0.0.1:0 -default "ok" >"$work/fakeollama.out" 2>&1 &
+fake=$!
+trap 'kill $fake 2>/dev/null' EXIT
+for _ in $(seq 50); do grep -q '127.0.0.1:' "$work/fakeollama.out" && break; sleep 0.1; done
+addr=$(grep -o '127\.0\.0\.1:[0-9]*' "$work/fakeollama.out" | head -n 1)
+# one process per run, wall time, median of 21 (after 3 warm-up runs)
+wall() {
+    local i t0 t1 ts=()
+    for i in $(seq 24); do
+        t0=$(date +%s%N)
+        OLLAMA_HOST=$addr "$@" >/dev/null 2>&1
+        t1=$(date +%s%N)
+        [ "$i" -gt 3 ] && ts+=($(( (t1 - t0) / 1000 )))
+    done
+    printf '%s\n' "${ts[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1000 }'
+}
+oneshot=$(wall "$bin" --home "$chatws" chat --no-log "how do I list files sorted by size")
+startup=$(wall "$bin" --version)
+echo
+echo "| chat figure | ours | target |"
+echo "|---|---|---|"
+echo "$inproc" | awk '$1 == "walk" { printf "| per-turn overhead in-process, p50, stat walk each turn (one-shot path) | %s ms | (info) |\n", $2 }
+                   $1 == "monitor" { printf "| per-turn overhead in-process, p50, REPL (inotify monitor) | %s ms | ≤ 10 ms |\n", $2 }'
+echo "| one-shot \`agent chat\` process, wall, median | $oneshot ms | ≤ 30 ms |"
+echo "| for scale: \`agent --version\` process, wall, median | $startup ms | |"
