@@ -105,6 +105,17 @@ func (c *Chat) Assemble(ctx context.Context, s *Session, message string) (*Assem
 }
 
 func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, error) {
+	// Recall (a stat walk of the memory files, then the query) overlaps the
+	// reads of state.db below: they touch different files.
+	type recalled struct {
+		hits []Recalled
+		err  error
+	}
+	recallDone := make(chan recalled, 1)
+	go func() {
+		hits, err := c.recall(ctx, message, c.RecallK)
+		recallDone <- recalled{hits, err}
+	}()
 	records, err := c.Profile.All(ctx)
 	if err != nil {
 		return nil, err
@@ -140,14 +151,6 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		c.notify(w)
 	}
 
-	var hits []Recalled
-	if c.Memory != nil {
-		hits, err = c.Memory.Recall(ctx, message, c.RecallK)
-		if err != nil {
-			c.notify("memory recall skipped: " + err.Error())
-			hits = nil
-		}
-	}
 	var history []StoredMessage
 	if s.ID != 0 {
 		if history, err = c.Sessions.Messages(ctx, *s); err != nil {
@@ -165,6 +168,11 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	if hasPrev {
 		facts.Last = &prev
 	}
+	r := <-recallDone
+	if r.err != nil {
+		c.notify("memory recall skipped: " + r.err.Error())
+	}
+	hits := r.hits
 	if c.Memory != nil {
 		facts.MemoryFiles, facts.MemoryChunks, facts.LastIndexed, _ = c.Memory.Stats(ctx)
 	}
