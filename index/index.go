@@ -46,8 +46,6 @@ type Index struct {
 	needFull string
 	// monitor, when set, answers whether a fresh search needs its walk.
 	monitor ChangeMonitor
-	// targetChars is the chunk size handed to the chunker.
-	targetChars int
 	// asked is set during Reindex: the caller wants the index built.
 	asked bool
 }
@@ -60,7 +58,7 @@ func Open(ctx context.Context, home string, warn func(string)) (*Index, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	ix := &Index{home: home, path: filepath.Join(home, FileName), warn: warn, targetChars: TargetChars}
+	ix := &Index{home: home, path: filepath.Join(home, FileName), warn: warn}
 	if err := ix.open(ctx); err != nil {
 		return nil, err
 	}

@@ -564,7 +564,7 @@ func (ix *Index) read(j *job, buf *[]byte) result {
 	if !utf8.Valid(data) {
 		return result{hash: h[:], problem: "not valid UTF-8"}
 	}
-	chunks, err := memory.ChunkFile(e.rel, data, memory.ChunkOptions{TargetChars: ix.targetChars})
+	chunks, err := memory.ChunkFile(e.rel, data, memory.ChunkOptions{TargetChars: TargetChars})
 	if err != nil {
 		return result{hash: h[:], problem: err.Error()}
 	}

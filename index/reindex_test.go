@@ -252,7 +252,7 @@ func TestReadRefusesSymlinkSwappedIn(t *testing.T) {
 	os.Remove(filepath.Join(home, "MEMORY.md"))
 	os.WriteFile(filepath.Join(home, "elsewhere.md"), []byte("x"), 0o644)
 	must(t, os.Symlink("elsewhere.md", filepath.Join(home, "MEMORY.md")))
-	ix := &Index{home: home, targetChars: TargetChars}
+	ix := &Index{home: home}
 	var buf []byte
 	r := ix.read(&job{e: &entry{rel: "MEMORY.md", size: 1}}, &buf)
 	if r.err == nil {
