@@ -53,7 +53,7 @@ func Watch(ctx context.Context, home string, opts WatchOptions) error {
 	if err := fw.Add(home); err != nil {
 		return fmt.Errorf("watch %s: %w", home, err)
 	}
-	w.addTree(filepath.Join(home, "logs"))
+	w.addTree(filepath.Join(home, logsDir))
 	if opts.onReady != nil {
 		opts.onReady()
 	}
@@ -77,7 +77,7 @@ func Watch(ctx context.Context, home string, opts WatchOptions) error {
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				// Events were lost: say "everything may have changed".
-				w.pending["logs/"] = true
+				w.pending[logsDir+"/"] = true
 				timer.Reset(opts.Debounce)
 			}
 			opts.OnError(err)
@@ -109,7 +109,7 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 		return false
 	}
 	rel = filepath.ToSlash(rel)
-	if rel == "logs" || strings.HasPrefix(rel, "logs/") {
+	if rel == logsDir || strings.HasPrefix(rel, logsDir+"/") {
 		if ev.Has(fsnotify.Create) {
 			if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
 				// A new directory (logs/ itself, or a subfolder): watch it,
@@ -132,7 +132,7 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 		w.pending[rel] = true
 		return true
 	}
-	if rel == "MEMORY.md" {
+	if rel == memoryFile {
 		w.pending[rel] = true
 		return true
 	}
