@@ -415,11 +415,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req api.ChatRequ
 	case reply.Error != "":
 		send(map[string]string{"error": reply.Error})
 		return
-	case reply.Cut:
-		s.hangUp(w)
-		return
-	case reply.Stall:
-		s.hold(r)
+	case s.broken(w, r, reply):
 		return
 	case reply.Malformed:
 		if !started {
@@ -440,11 +436,7 @@ func (s *Server) whole(w http.ResponseWriter, r *http.Request, req api.ChatReque
 	case reply.Error != "":
 		writeError(w, http.StatusInternalServerError, reply.Error)
 		return
-	case reply.Cut:
-		s.hangUp(w)
-		return
-	case reply.Stall:
-		s.hold(r)
+	case s.broken(w, r, reply):
 		return
 	case reply.Malformed:
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -456,6 +448,20 @@ func (s *Server) whole(w http.ResponseWriter, r *http.Request, req api.ChatReque
 		Message: api.Message{Role: "assistant", Content: strings.Join(a.chunks, ""), ToolCalls: a.toolCalls},
 		Done:    true, DoneReason: a.doneReason, Metrics: a.metrics,
 	})
+}
+
+// broken carries out a reply scripted to fail the connection (Cut or
+// Stall), the same way whether it streams or not; false means neither.
+func (s *Server) broken(w http.ResponseWriter, r *http.Request, reply Reply) bool {
+	switch {
+	case reply.Cut:
+		s.hangUp(w)
+	case reply.Stall:
+		s.hold(r)
+	default:
+		return false
+	}
+	return true
 }
 
 // hangUp drops the connection mid-response, flushing what was written: the
