@@ -53,20 +53,13 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 	add(wsCheck)
 	if ws {
 		add(doctorStateDB(ctx, home))
-	} else {
-		add(notChecked("state.db", "no workspace", "agent init"))
-	}
-	for _, name := range []string{SoulFile, MemoryFile} {
-		if ws {
-			add(doctorFile(home, name))
-		} else {
-			add(notChecked(name, "no workspace", "agent init"))
-		}
-	}
-	if ws {
+		add(doctorFile(home, SoulFile))
+		add(doctorFile(home, MemoryFile))
 		add(doctorIndex(ctx, home))
 	} else {
-		add(notChecked("index", "no workspace", "agent init"))
+		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index"} {
+			add(notChecked(name, "no workspace", "agent init"))
+		}
 	}
 
 	ollama, reachable := doctorOllama(ctx, o)
