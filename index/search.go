@@ -173,7 +173,7 @@ func minScore(hits []Hit) float64 {
 
 // queryN returns up to n best hits and whether there may be more.
 func (ix *Index) queryN(ctx context.Context, match string, n int, raw bool) ([]Hit, bool, error) {
-	rows, err := ix.db.QueryContext(ctx, sqlSearch, match, n)
+	rows, err := ix.db.QueryContext(ctx, SearchSQL, match, n)
 	if err != nil {
 		return nil, false, searchError(match, raw, err)
 	}

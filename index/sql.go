@@ -57,7 +57,9 @@ const (
 	// rank every match by bm25 (heading matches weigh 2x body matches), then
 	// fetch path, text and a snippet for the best ?2. The snippet comes from
 	// FTS5 (a second, rowid-bound match) rather than from re-reading files.
-	sqlSearch = `WITH top(id, score) AS (
+	// Exported for scripts/benchrun, whose floor runs this very statement in
+	// the sqlite3 CLI.
+	SearchSQL = `WITH top(id, score) AS (
 			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
 		SELECT f.path, c.start_line, c.end_line, c.heading, c.date, c.text, top.score,
 			(SELECT snippet(chunks_fts, 1, char(2), char(3), '…', 16) FROM chunks_fts

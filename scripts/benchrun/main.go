@@ -156,8 +156,8 @@ func (b *bench) search(wsM, ws96 string, queries []string) error {
 		}
 		var fresh, stale, floor []time.Duration
 		for _, q := range queries {
-			sql := strings.ReplaceAll(searchSQL, "?1", quoteSQL(index.BuildQuery(q)))
-			sql = strings.ReplaceAll(sql, "?2", fmt.Sprint(index.DefaultK+index.DefaultK/2+4))
+			sql := strings.ReplaceAll(index.SearchSQL, "?1", quoteSQL(index.BuildQuery(q)))
+			sql = strings.ReplaceAll(sql, "?2", fmt.Sprint(index.DefaultK+index.DefaultK/2+4)) + ";"
 			ts, err := b.interleave(b.runs,
 				cmd{argv: []string{b.agent, "--home", ws.dir, "memory", "search", q, "--json"}, okCodes: []int{0, 3}},
 				cmd{argv: []string{b.agent, "--home", ws.dir, "memory", "search", q, "--json", "--no-refresh"}, okCodes: []int{0, 3}},
@@ -174,15 +174,6 @@ func (b *bench) search(wsM, ws96 string, queries []string) error {
 	}
 	return nil
 }
-
-// searchSQL mirrors sqlSearch in index/sql.go: the floor runs exactly the
-// statement agent runs, in the sqlite3 CLI.
-const searchSQL = `WITH top(id, score) AS (
-	SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
-SELECT f.path, c.start_line, c.end_line, c.heading, c.date, c.text, top.score,
-	(SELECT snippet(chunks_fts, 1, char(2), char(3), '…', 16) FROM chunks_fts
-		WHERE chunks_fts MATCH ?1 AND rowid = top.id)
-FROM top JOIN chunks c ON c.id = top.id JOIN files f ON f.id = c.file_id;`
 
 func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
