@@ -1,6 +1,8 @@
 package prompts
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 )
@@ -21,8 +23,10 @@ func TestPromptsAreEmbeddedAndHashed(t *testing.T) {
 	if System().Hash == Bootstrap().Hash {
 		t.Error("system and bootstrap prompts must differ")
 	}
-	if System().Hash != System().Hash {
-		t.Error("hash is not stable")
+	for _, p := range []Prompt{System(), Bootstrap()} {
+		if sum := sha256.Sum256([]byte(p.Text)); hex.EncodeToString(sum[:]) != p.Hash {
+			t.Errorf("%s hash is not the SHA-256 of its text", p.Name)
+		}
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -57,9 +56,9 @@ func newHarness(t *testing.T) *harness {
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "agent")
-	goTool, err := exec.LookPath("go")
+	goTool, err := exec.LookPath("go") // go test runs with the go command on PATH
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("the go command is needed to build agent: %v", err)
 	}
 	build := exec.Command(goTool, "build", "-tags", "sqlite_fts5", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
