@@ -178,11 +178,10 @@ type manifestRow struct {
 	first, last sql.NullInt64
 }
 
-func (r *manifestRow) chunks() int {
-	if !r.first.Valid {
-		return 0
-	}
-	return int(r.last.Int64 - r.first.Int64 + 1)
+// statMatches says whether the walk saw the file with the size and mtime the
+// manifest recorded (false for a file the manifest lacks, r == nil).
+func (r *manifestRow) statMatches(e *entry) bool {
+	return r != nil && r.size == e.size && r.mtimeNS == e.mtimeNS
 }
 
 // querier is a *sql.DB or a *sql.Tx.
@@ -239,7 +238,7 @@ func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, prog
 		e := &ents[i]
 		seen[e.rel] = true
 		r := old[e.rel]
-		if r != nil && r.size == e.size && r.mtimeNS == e.mtimeNS && !r.racy && (e.problem == "" || e.problem == r.problem) {
+		if r.statMatches(e) && !r.racy && (e.problem == "" || e.problem == r.problem) {
 			st.Unchanged++
 			continue
 		}

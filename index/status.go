@@ -51,7 +51,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	seen := map[string]bool{}
 	for _, e := range ents {
 		seen[e.rel] = true
-		if r := old[e.rel]; r == nil || r.size != e.size || r.mtimeNS != e.mtimeNS {
+		if !old[e.rel].statMatches(&e) {
 			st.Changed++
 		}
 	}
