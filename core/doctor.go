@@ -43,8 +43,9 @@ const (
 const doctorOllamaTimeout = 10 * time.Second
 
 // Doctor checks the workspace at home, its index, and Ollama with the named
-// model. It never changes a file (beyond the schema migrations any command
-// applies when it opens state.db) and always runs every check.
+// model (o, or when nil the server OLLAMA_HOST names). It never changes a
+// file (beyond the schema migrations any command applies when it opens
+// state.db) and always runs every check, even when OLLAMA_HOST is unusable.
 func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport {
 	var checks []DoctorCheck
 	add := func(c DoctorCheck) { checks = append(checks, c) }
@@ -62,7 +63,11 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 		}
 	}
 
-	ollama, reachable := doctorOllama(ctx, o)
+	var err error
+	if o == nil {
+		o, err = NewOllama(nil)
+	}
+	ollama, reachable := doctorOllama(ctx, o, err)
 	add(ollama)
 	if reachable {
 		add(doctorModel(ctx, o, modelName))
@@ -199,11 +204,16 @@ func doctorIndex(ctx context.Context, home string) DoctorCheck {
 
 const fixOllama = "start it with 'ollama serve', or point OLLAMA_HOST at it"
 
-func doctorOllama(ctx context.Context, o *Ollama) (DoctorCheck, bool) {
+// doctorOllama asks the server for its version; err is the adapter's own
+// failure to start (a bad OLLAMA_HOST), reported as this check's.
+func doctorOllama(ctx context.Context, o *Ollama, err error) (DoctorCheck, bool) {
 	c := DoctorCheck{Name: "ollama", ollama: true}
-	ctx, cancel := context.WithTimeout(ctx, doctorOllamaTimeout)
-	defer cancel()
-	v, err := o.Version(ctx)
+	var v string
+	if err == nil {
+		ctx, cancel := context.WithTimeout(ctx, doctorOllamaTimeout)
+		defer cancel()
+		v, err = o.Version(ctx)
+	}
 	if err != nil {
 		c.Detail, c.Fix = err.Error(), fixOllama
 		return c, false

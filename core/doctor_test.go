@@ -117,6 +117,26 @@ func TestDoctorOllamaDown(t *testing.T) {
 	}
 }
 
+// An OLLAMA_HOST the adapter refuses is the ollama check's failure, not a
+// reason to skip the workspace checks.
+func TestDoctorBadOllamaHost(t *testing.T) {
+	home := doctorHome(t)
+	t.Setenv("OLLAMA_HOST", "ftp://127.0.0.1:1")
+	rep := core.Doctor(context.Background(), home, "llama3.2", nil)
+	if len(rep.Checks) != 7 {
+		t.Fatalf("%d checks, want 7: %+v", len(rep.Checks), rep)
+	}
+	if c := doctorCheckNamed(t, rep, "ollama"); c.OK || !strings.Contains(c.Detail, "scheme must be http or https") || c.Fix == "" {
+		t.Errorf("ollama check = %+v", c)
+	}
+	if c := doctorCheckNamed(t, rep, "MEMORY.md"); !c.OK {
+		t.Errorf("MEMORY.md check = %+v", c)
+	}
+	if err := rep.Err(); !errors.Is(err, core.ErrModelUnavailable) {
+		t.Errorf("Err() = %v, want ErrModelUnavailable", err)
+	}
+}
+
 func TestDoctorNoWorkspace(t *testing.T) {
 	o, _ := newFakeOllama(t)
 	home := filepath.Join(t.TempDir(), "nowhere")

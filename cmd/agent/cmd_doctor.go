@@ -30,11 +30,7 @@ func (a *app) runDoctor(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := core.NewOllama(nil)
-	if err != nil {
-		return err
-	}
-	rep := core.Doctor(ctx, home, a.model, o)
+	rep := core.Doctor(ctx, home, a.model, nil)
 	if err := a.printDoctor(rep); err != nil {
 		return err
 	}
