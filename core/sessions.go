@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/mattn/go-sqlite3"
 )
 
 // Session is one conversation.
@@ -159,7 +160,7 @@ func (st *Sessions) Create(ctx context.Context, name, model string) (Session, er
 			id, _ := res.LastInsertId()
 			return Session{ID: id, Name: name, Model: model, CreatedAt: now, UpdatedAt: now}, nil
 		}
-		if explicit || !strings.Contains(err.Error(), "UNIQUE") || i > 100 {
+		if explicit || !isUnique(err) || i > 100 {
 			return Session{}, fmt.Errorf("create session %q: %w", name, err)
 		}
 		name = fmt.Sprintf("%s-%d", base, i)
@@ -171,11 +172,17 @@ func (st *Sessions) Named(ctx context.Context, name, model string) (Session, err
 	s, err := st.one(ctx, sqlSessionByName, name)
 	if errors.Is(err, ErrNoSession) {
 		s, err = st.Create(ctx, name, model)
-		if err != nil && strings.Contains(err.Error(), "UNIQUE") { // created by another process meanwhile
+		if isUnique(err) { // created by another process meanwhile
 			return st.one(ctx, sqlSessionByName, name)
 		}
 	}
 	return s, err
+}
+
+// isUnique reports a UNIQUE constraint violation: the name is taken.
+func isUnique(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
 }
 
 // ValidateSessionName keeps names safe to print and to put in a log heading.

@@ -44,6 +44,10 @@ func (a *app) chatCommand() *cli.Command {
 				return err
 			}
 			defer sess.close()
+			sess.chat.KeepAlive = cmd.Duration("keep-alive")
+			sess.chat.NoLog = cmd.Bool("no-log")
+			sess.ollama.LoadTimeout = cmd.Duration("load-timeout")
+			sess.ollama.StallTimeout = cmd.Duration("stall-timeout")
 			if message == "" && !piped && a.io.InTTY {
 				return a.repl(ctx, sess)
 			}
@@ -82,6 +86,7 @@ func (a *app) messageInput(cmd *cli.Command) (msg string, piped bool, err error)
 type chatSession struct {
 	ws      *core.Workspace
 	chat    *core.Chat
+	ollama  *core.Ollama // chat.Model, for the checks and timeouts only it has
 	session core.Session
 	mem     *core.IndexRecall
 }
@@ -122,6 +127,9 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command) (*chatSession, err
 	}
 	o, err := core.NewOllama(nil)
 	if err != nil {
+		if mem != nil {
+			mem.Close()
+		}
 		ws.Close()
 		return nil, err
 	}
@@ -132,15 +140,9 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command) (*chatSession, err
 	chat := core.NewChat(ws, o, a.model, recaller)
 	chat.NumCtx = int(cmd.Int("num-ctx"))
 	chat.NumPredict = int(cmd.Int("num-predict"))
-	if cmd.Name == "chat" { // flags only chat has
-		chat.KeepAlive = cmd.Duration("keep-alive")
-		o.LoadTimeout = cmd.Duration("load-timeout")
-		o.StallTimeout = cmd.Duration("stall-timeout")
-		chat.NoLog = cmd.Bool("no-log")
-	}
 	chat.Now = a.now
 	chat.Notify = func(msg string) { a.warnf("%s", msg) }
-	s := &chatSession{ws: ws, chat: chat, mem: mem}
+	s := &chatSession{ws: ws, chat: chat, ollama: o, mem: mem}
 	switch {
 	case cmd.Bool("continue"):
 		s.session, err = chat.Sessions.Latest(ctx)
@@ -170,11 +172,7 @@ func (s *chatSession) ensureSession(ctx context.Context) error {
 // failure mid-stream. A model with a smaller window than --num-ctx gets its
 // own size.
 func (a *app) checkModel(ctx context.Context, s *chatSession) error {
-	o, ok := s.chat.Model.(*core.Ollama)
-	if !ok {
-		return nil
-	}
-	info, err := o.Check(ctx, s.chat.ModelName)
+	info, err := s.ollama.Check(ctx, s.chat.ModelName)
 	if err != nil {
 		return err
 	}
