@@ -54,17 +54,26 @@ func ResolveHome(flag string) (string, error) {
 // Path returns the absolute path of a workspace-relative name.
 func (w *Workspace) Path(rel string) string { return filepath.Join(w.Home, rel) }
 
+// Locate checks that home is an initialised workspace without opening its
+// database: commands that need only the files and the index (search) use it
+// to give the same "no workspace" error as Open, for less.
+func Locate(home string) error {
+	if _, err := os.Stat(filepath.Join(home, StateFile)); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%w at %s (run: agent init)", ErrNoWorkspace, home)
+		}
+		return fmt.Errorf("open workspace %s: %w", home, err)
+	}
+	return nil
+}
+
 // Open opens an initialised workspace. It fails with ErrNoWorkspace when the
 // home or its state.db does not exist, and never creates anything.
 func Open(ctx context.Context, home string) (*Workspace, error) {
-	stateFile := filepath.Join(home, StateFile)
-	if _, err := os.Stat(stateFile); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w at %s (run: agent init)", ErrNoWorkspace, home)
-		}
-		return nil, fmt.Errorf("open workspace %s: %w", home, err)
+	if err := Locate(home); err != nil {
+		return nil, err
 	}
-	db, err := openStateDB(ctx, stateFile, false)
+	db, err := openStateDB(ctx, filepath.Join(home, StateFile), false)
 	if err != nil {
 		return nil, err
 	}

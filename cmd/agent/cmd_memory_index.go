@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -63,11 +61,8 @@ func (a *app) openIndex(ctx context.Context) (*index.Index, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if _, err := os.Stat(filepath.Join(home, core.StateFile)); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, "", fmt.Errorf("%w at %s (run: agent init)", core.ErrNoWorkspace, home)
-		}
-		return nil, "", fmt.Errorf("open workspace %s: %w", home, err)
+	if err := core.Locate(home); err != nil {
+		return nil, "", err
 	}
 	ix, err := index.Open(ctx, home, func(msg string) { a.warnf("%s", msg) })
 	return ix, home, err
