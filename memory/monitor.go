@@ -57,7 +57,8 @@ func NewMonitor(home string) (*Monitor, error) {
 }
 
 // addTree watches dir and the directories below it. A symlink anywhere in
-// the tree makes the monitor blind: what it points at is not watched.
+// the tree, dir itself included, makes the monitor blind: what it points at
+// is not watched.
 func (m *Monitor) addTree(dir string) {
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -66,7 +67,7 @@ func (m *Monitor) addTree(dir string) {
 			}
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink != 0 && p != dir {
+		if d.Type()&fs.ModeSymlink != 0 {
 			m.blind = true
 			return nil
 		}
@@ -136,10 +137,7 @@ func (m *Monitor) note(ev fsnotify.Event) {
 		m.pending = true
 		if ev.Op&fsnotify.Create != 0 {
 			if fi, err := os.Lstat(ev.Name); err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0) {
-				m.addTree(ev.Name)
-				if fi.Mode()&fs.ModeSymlink != 0 {
-					m.blind = true
-				}
+				m.addTree(ev.Name) // a link makes the monitor blind
 			}
 		}
 	}

@@ -98,3 +98,29 @@ func TestMonitorIsBlindWithSymlinks(t *testing.T) {
 		}
 	}
 }
+
+// logs/ itself a link (to a folder inside the workspace, which the index
+// follows): its notes raise no event where the monitor watches, so it must
+// not claim nothing changed.
+func TestMonitorIsBlindWithLinkedLogs(t *testing.T) {
+	home := t.TempDir()
+	journal := filepath.Join(home, "journal")
+	if err := os.Mkdir(journal, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(journal, filepath.Join(home, "logs")); err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMonitor(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	changed(t, m) // the first answer is always "changed"
+	if err := os.WriteFile(filepath.Join(journal, "2026-11-22.md"), []byte("# 2026-11-22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !changed(t, m) {
+		t.Fatal("a note written through the logs/ link went unnoticed")
+	}
+}
