@@ -138,6 +138,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		if l, err := time.LoadLocation(zone); err == nil {
 			loc = l
 		} else {
+			c.notify(fmt.Sprintf("user.timezone %q does not load (%v): using local time", zone, err))
 			zone = ""
 		}
 	}
