@@ -432,7 +432,10 @@ func replaceFile(path string, data []byte, ok func() bool) error {
 		return fmt.Errorf("rewrite %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name()) // no-op once renamed
-	if _, err := tmp.Write(data); err == nil {
+	// A failed write must stop the rename: a short temp file must never
+	// replace the user's MEMORY.md.
+	_, err = tmp.Write(data)
+	if err == nil {
 		err = tmp.Chmod(perm)
 	}
 	if err == nil {

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -586,4 +588,31 @@ func TestAppendConcurrentProcesses(t *testing.T) {
 		t.FailNow()
 	}
 	checkAllOnce(t, home, ids, m)
+}
+
+// A rewrite whose temp file cannot be written whole (here: the file-size
+// limit, as a full disk would) fails, and MEMORY.md keeps every byte.
+func TestAppendFactFailedWriteLeavesMemoryWhole(t *testing.T) {
+	big := strings.Replace(initialMemory, "## Preferences", strings.Repeat("- filler fact\n", 4000)+"\n## Preferences", 1)
+	home := workspace(t, big)
+	signal.Ignore(syscall.SIGXFSZ) // a write past the limit fails with EFBIG instead
+	defer signal.Reset(syscall.SIGXFSZ)
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	lim := syscall.Rlimit{Cur: uint64(len(big) / 2), Max: old.Max}
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	_, err := AppendFact(home, "one more", "User Facts") // not the last section: a rewrite
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	if err == nil {
+		t.Fatal("a rewrite that could not be written reported success")
+	}
+	if got := readFile(t, filepath.Join(home, "MEMORY.md")); got != big {
+		t.Fatalf("MEMORY.md changed by a failed rewrite (%d bytes, want %d)", len(got), len(big))
+	}
 }
