@@ -24,9 +24,10 @@ const (
 type SearchOptions struct {
 	K   int  // at most this many hits; 0 means DefaultK
 	Raw bool // the query is FTS5 syntax, passed through unchanged
-	// Fresh makes the search see the files as they are now: a Refresh's
-	// stat walk runs alongside the query, and if it finds a change the
-	// index is updated and the query run again.
+	// Fresh makes the search see the files as they are now: a running
+	// watcher vouches for the index, or else a Refresh's stat walk runs
+	// alongside the query, and if it finds a change the index is updated
+	// and the query run again.
 	Fresh bool
 }
 
@@ -43,7 +44,8 @@ type Hit struct {
 }
 
 // ChangeMonitor tells whether the memory files may have changed since it was
-// last asked (memory.Monitor, in a long-lived process such as the REPL).
+// last asked (memory.Monitor, in a long-lived process such as the REPL). An
+// Index without one asks a running `agent memory watch` (see Vouch).
 type ChangeMonitor interface {
 	Changed() (bool, error)
 }
@@ -71,12 +73,15 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	if match == "" {
 		return nil, fmt.Errorf("%w: nothing to search for in %q", ErrNotFound, query)
 	}
+	// A watcher's word is asked for before looking at index.db, for
+	// answering may have meant rebuilding it.
+	fresh := opts.Fresh && !(ix.monitor == nil && vouched(ix.home))
 	if err := ix.current(ctx); err != nil {
 		return nil, err
 	}
 	var hits []Hit
 	var err error
-	if opts.Fresh && ix.needFull == "" {
+	if fresh && ix.needFull == "" {
 		hits, err = ix.freshQuery(ctx, match, k, opts.Raw)
 	} else {
 		if ix.needFull != "" {

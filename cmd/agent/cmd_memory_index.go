@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -294,7 +295,8 @@ func (a *app) runIndexStatus(ctx context.Context, cmd *cli.Command) error {
 
 // runWatch keeps the index fresh until the context is cancelled (SIGINT or
 // SIGTERM): every batch of file events becomes one incremental refresh and
-// one line on stderr.
+// one line on stderr. Meanwhile it vouches for the index to one-shot
+// searches and chats (index.Vouch), so they need not walk the files.
 func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
 		return usagef("watch takes no arguments")
@@ -304,22 +306,56 @@ func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer ix.Close()
+	// The monitor starts before the first refresh, so nothing that changes
+	// while that refresh runs goes unseen.
+	mon, err := memory.NewMonitor(home)
+	if err != nil {
+		return err
+	}
+	defer mon.Close()
+	mon.Changed() // its first answer is always "changed": the refresh below covers it
 	st, err := ix.Refresh(ctx)
 	if err != nil {
 		return err
 	}
 	a.infof("watching %s (%d files, %d chunks); stop with Ctrl-C", home, st.Files, st.Chunks)
+
+	// refresh is shared by the event batches and the vouching, one at a
+	// time: the monitor says whether anything changed since the last
+	// refresh (every event queued before the question counts), and only
+	// then are the files walked.
+	var mu sync.Mutex
+	refresh := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if changed, err := mon.Changed(); err == nil && !changed {
+			return nil
+		}
+		st, err := ix.Refresh(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			a.warnf("refresh: %v", err)
+		case err == nil && st.Changes() > 0:
+			a.infof("%s", summary(st))
+		}
+		return err
+	}
+	vouching := make(chan struct{})
+	defer func() { <-vouching }() // the socket is gone before the process is
+	vctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		defer close(vouching)
+		switch err := index.Vouch(vctx, home, refresh); {
+		case errors.Is(err, index.ErrVouching):
+			a.warnf("%v; this one reindexes but does not answer searches", err)
+		case err != nil:
+			a.warnf("searches will check files themselves: %v", err)
+		}
+	}()
 	err = memory.Watch(ctx, home, memory.WatchOptions{
-		OnChange: func(paths []string) {
-			st, err := ix.Refresh(ctx)
-			switch {
-			case err != nil && ctx.Err() == nil:
-				a.warnf("refresh: %v", err)
-			case err == nil && st.Changes() > 0:
-				a.infof("%s", summary(st))
-			}
-		},
-		OnError: func(err error) { a.warnf("watch: %v", err) },
+		OnChange: func([]string) { refresh() },
+		OnError:  func(err error) { a.warnf("watch: %v", err) },
 	})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err

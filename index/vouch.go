@@ -1,0 +1,168 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A fresh search must not answer from an index older than the files. On its
+// own a one-shot process learns that by a stat walk, one stat per file: tens
+// of milliseconds for 10,000 notes, most of a search. A running `agent
+// memory watch` already knows, so it vouches: it listens on a unix socket in
+// the workspace, and to each question it first makes sure it has seen every
+// file event queued before the question (memory.Monitor's cookie), applies
+// whatever changed to the index, and only then answers "fresh". Anything else
+// — no socket, a refused connection, an answer that is late or not "fresh" —
+// and the asker walks the files as it would with no watcher: the watcher can
+// make a search faster, never staler. There is still no daemon: nothing
+// starts a watcher but the user.
+const (
+	vouchSocket = ".watch.sock"
+	vouchLock   = ".watch.lock"
+	question    = "fresh?\n"
+	answer      = "fresh\n"
+	unsure      = "unsure\n"
+)
+
+// askTimeout bounds the wait for a watcher's answer. A watcher applying a
+// large change answers late; past this the asker walks and updates the index
+// itself, which is never wrong, and a stopped (SIGSTOP) watcher cannot hang it.
+var askTimeout = 2 * time.Second
+
+// ErrVouching means another watcher already answers for the workspace.
+var ErrVouching = errors.New("another 'agent memory watch' is already keeping this index fresh")
+
+// Vouch answers freshness questions about home's index until ctx is done.
+// sync must bring the index up to date with every change made to the files
+// before it was called; "fresh" is answered only when it returns nil. sync
+// may be called from several goroutines at once. Vouch returns ErrVouching at
+// once when another process vouches for the workspace.
+func Vouch(ctx context.Context, home string, sync func() error) error {
+	lock, err := os.OpenFile(filepath.Join(home, vouchLock), os.O_RDWR|os.O_CREATE|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return fmt.Errorf("vouch for %s: %w", home, err)
+	}
+	defer lock.Close() // releases the lock
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return ErrVouching
+		}
+		return fmt.Errorf("vouch for %s: %w", home, err)
+	}
+	// Holding the lock, any socket left here is a dead watcher's.
+	var ln net.Listener
+	err = socketPath(home, func(path string) error {
+		os.Remove(path)
+		var err error
+		ln, err = net.Listen("unix", path)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("vouch for %s: %w", home, err)
+	}
+	// The socket is removed when ln closes; the lock is released after it,
+	// so a new watcher never sees a live socket it did not create.
+	stop := context.AfterFunc(ctx, func() { ln.Close() })
+	defer stop()
+	defer ln.Close()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("vouch for %s: %w", home, err)
+		}
+		go serveQuestion(conn, sync)
+	}
+}
+
+func serveQuestion(conn net.Conn, sync func() error) {
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(time.Minute))
+	buf := make([]byte, len(question))
+	if _, err := readFull(conn, buf); err != nil || string(buf) != question {
+		return
+	}
+	reply := unsure
+	if sync() == nil {
+		reply = answer
+	}
+	conn.Write([]byte(reply))
+}
+
+func readFull(conn net.Conn, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := conn.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// vouched reports whether a watcher answers that home's index is fresh. It
+// uses raw syscalls rather than package net: when no watcher runs, which is
+// the common case, the question costs two syscalls (socket, a failed
+// connect), and a one-shot process does not start net's poller for it.
+func vouched(home string) bool {
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	err = socketPath(home, func(path string) error {
+		return unix.Connect(fd, &unix.SockaddrUnix{Name: path})
+	})
+	if err != nil {
+		return false
+	}
+	tv := unix.NsecToTimeval(askTimeout.Nanoseconds())
+	if unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv) != nil ||
+		unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &tv) != nil {
+		return false
+	}
+	if n, err := unix.Write(fd, []byte(question)); err != nil || n != len(question) {
+		return false
+	}
+	buf := make([]byte, len(answer)+1)
+	n := 0
+	for n < len(buf) {
+		m, err := unix.Read(fd, buf[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || m <= 0 {
+			break // a timeout, or the watcher closed the connection after its answer
+		}
+		n += m
+	}
+	return string(buf[:n]) == answer
+}
+
+// socketPath calls use with the socket's path. A unix socket's address holds
+// at most 107 bytes; for a workspace deeper than that the path goes through
+// an open handle on the directory (/proc/self/fd/N/.watch.sock), which names
+// the same file from any process.
+func socketPath(home string, use func(string) error) error {
+	path := filepath.Join(home, vouchSocket)
+	if len(path) < 108 {
+		return use(path)
+	}
+	dir, err := unix.Open(home, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
+	return use("/proc/self/fd/" + strconv.Itoa(dir) + "/" + vouchSocket)
+}
