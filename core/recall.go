@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"agent/index"
@@ -97,4 +98,43 @@ func (r *IndexRecall) Close() error {
 		r.monitor.Close()
 	}
 	return r.ix.Close()
+}
+
+// RecallAhead starts the recall for message at once and returns a Recaller
+// that hands its result to the first Recall for that same message and k;
+// anything else goes to r. A one-shot chat knows its only message before it
+// has opened state.db, asked Ollama for the model or created the session,
+// and the index query — most of a turn's own time — runs meanwhile on the
+// other core. The result is the one a later Recall would have returned
+// unless the memory files change in between, which in a one-shot chat only
+// the turn itself does, after its recall.
+func RecallAhead(ctx context.Context, r Recaller, message string, k int) Recaller {
+	a := &aheadRecall{Recaller: r, message: message, k: k, done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		a.hits, a.err = r.Recall(ctx, message, k)
+	}()
+	return a
+}
+
+type aheadRecall struct {
+	Recaller
+	message string
+	k       int
+	done    chan struct{}
+	hits    []Recalled
+	err     error
+	taken   atomic.Bool
+}
+
+func (a *aheadRecall) Recall(ctx context.Context, text string, k int) ([]Recalled, error) {
+	if text != a.message || k != a.k || !a.taken.CompareAndSwap(false, true) {
+		return a.Recaller.Recall(ctx, text, k)
+	}
+	select {
+	case <-a.done:
+		return a.hits, a.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }

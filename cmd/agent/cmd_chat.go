@@ -39,7 +39,7 @@ func (a *app) chatCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			sess, err := a.openChat(ctx, cmd)
+			sess, err := a.openChat(ctx, cmd, message)
 			if err != nil {
 				return err
 			}
@@ -99,8 +99,10 @@ func (s *chatSession) close() {
 }
 
 // openChat opens the workspace and the memory index and picks the session
-// from --continue / --session / --new. It does not contact Ollama.
-func (a *app) openChat(ctx context.Context, cmd *cli.Command) (*chatSession, error) {
+// from --continue / --session / --new. It does not contact Ollama. Given
+// the one message to be sent (one-shot, agent prompt), it starts recalling
+// memory for it at once, alongside everything else (core.RecallAhead).
+func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*chatSession, error) {
 	n := 0
 	for _, f := range []string{"continue", "session", "new"} {
 		if cmd.IsSet(f) {
@@ -116,28 +118,44 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command) (*chatSession, err
 	if cmd.Int("num-predict") < 0 {
 		return nil, usagef("--num-predict must not be negative")
 	}
-	ws, err := a.openWorkspace(ctx)
+	home, err := core.ResolveHome(a.homeFlag)
 	if err != nil {
 		return nil, err
 	}
-	mem, err := core.OpenIndexRecall(ctx, ws.Home, func(msg string) { a.warnf("%s", msg) })
+	if err := core.Locate(home); err != nil {
+		return nil, err
+	}
+	mem, err := core.OpenIndexRecall(ctx, home, func(msg string) { a.warnf("%s", msg) })
 	if err != nil {
 		a.warnf("memory index unavailable, chatting without recall: %v", err)
 		mem = nil
 	}
-	o, err := core.NewOllama(nil)
-	if err != nil {
-		if mem != nil {
-			mem.Close()
-		}
-		ws.Close()
-		return nil, err
-	}
 	var recaller core.Recaller
 	if mem != nil {
 		recaller = mem
+		if strings.TrimSpace(message) != "" {
+			recaller = core.RecallAhead(ctx, mem, message, core.DefaultRecallK)
+		}
 	}
+	ws, err := core.Open(ctx, home)
+	if err == nil {
+		var o *core.Ollama
+		if o, err = core.NewOllama(nil); err == nil {
+			return a.newChatSession(ctx, cmd, ws, o, mem, recaller)
+		}
+		ws.Close()
+	}
+	if mem != nil {
+		mem.Close() // after the recall started ahead, which holds it
+	}
+	return nil, err
+}
+
+// newChatSession builds the chat over what openChat opened, which it owns
+// from here on, and picks the session.
+func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Workspace, o *core.Ollama, mem *core.IndexRecall, recaller core.Recaller) (*chatSession, error) {
 	chat := core.NewChat(ws, o, a.model, recaller)
+	var err error
 	chat.NumCtx = int(cmd.Int("num-ctx"))
 	chat.NumPredict = int(cmd.Int("num-predict"))
 	chat.Now = a.now

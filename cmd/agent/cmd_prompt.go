@@ -21,7 +21,7 @@ func (a *app) promptCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			s, err := a.openChat(ctx, cmd)
+			s, err := a.openChat(ctx, cmd, message)
 			if err != nil {
 				return err
 			}

@@ -28,6 +28,8 @@ import (
 
 func main() {
 	agent := flag.String("agent", "bin/agent", "the agent binary")
+	gofloor := flag.String("gofloor", "", "the gofloor binary (scripts/benchrun/gofloor), for the search figures")
+	stackfloor := flag.String("stackfloor", "", "gofloor built with -tags stackfloor, for the search figures")
 	data := flag.String("data", "", "the bench data directory (ws-M.tar.gz, queries.txt)")
 	work := flag.String("work", "", "scratch directory; workspaces are unpacked once and reused")
 	runs := flag.Int("runs", 5, "runs per figure (build figures use fewer on the 96 MB workspace)")
@@ -36,7 +38,10 @@ func main() {
 	if *data == "" || *work == "" {
 		fail(errors.New("usage: benchrun -agent BIN -data DIR -work DIR [-runs N]"))
 	}
-	b := &bench{agent: abs(*agent), data: abs(*data), work: abs(*work), runs: *runs, only: map[string]bool{}}
+	if (*gofloor == "" || *stackfloor == "") && strings.Contains(*only, "search") {
+		fail(errors.New("the search figures need -gofloor and -stackfloor"))
+	}
+	b := &bench{agent: abs(*agent), gofloor: abs(*gofloor), stackflr: abs(*stackfloor), data: abs(*data), work: abs(*work), runs: *runs, only: map[string]bool{}}
 	for _, f := range strings.Split(*only, ",") {
 		b.only[strings.TrimSpace(f)] = true
 	}
@@ -59,7 +64,9 @@ func abs(p string) string {
 }
 
 type bench struct {
-	agent, data, work string
+	agent             string
+	gofloor, stackflr string
+	data, work        string
 	runs              int
 	only              map[string]bool
 	rows              []row
@@ -146,7 +153,11 @@ func (b *bench) noChange(wsM string) error {
 	return nil
 }
 
-// search: p50 over the queries of per-query medians, against the sqlite3 CLI.
+// search: p50 over the queries of per-query medians, against the sqlite3 CLI
+// running the same statement, and against gofloor (a minimal Go program
+// running it through the prescribed driver). Two passes: with no watcher,
+// where a fresh search walks the files, and with `agent memory watch`
+// running, which vouches for the index so the search need not walk.
 func (b *bench) search(wsM, ws96 string, queries []string) error {
 	type target struct{ dir, name string }
 	for _, ws := range pick(b, "search", target{wsM, "ws-M"}, target{ws96, "96 MB"}) {
@@ -154,25 +165,77 @@ func (b *bench) search(wsM, ws96 string, queries []string) error {
 		if _, err := (cmd{argv: []string{b.agent, "-q", "--home", ws.dir, "memory", "reindex"}}).time(); err != nil {
 			return err
 		}
-		var fresh, stale, floor []time.Duration
-		for _, q := range queries {
+		search := func(q string, extra ...string) cmd {
+			return cmd{argv: append([]string{b.agent, "--home", ws.dir, "memory", "search", q, "--json"}, extra...), okCodes: []int{0, 3}}
+		}
+		floors := func(q string) []cmd {
 			sql := strings.ReplaceAll(index.SearchSQL, "?1", quoteSQL(index.BuildQuery(q)))
 			sql = strings.ReplaceAll(sql, "?2", fmt.Sprint(index.DefaultK+index.DefaultK/2+4)) + ";"
-			ts, err := b.interleave(b.runs,
-				cmd{argv: []string{b.agent, "--home", ws.dir, "memory", "search", q, "--json"}, okCodes: []int{0, 3}},
-				cmd{argv: []string{b.agent, "--home", ws.dir, "memory", "search", q, "--json", "--no-refresh"}, okCodes: []int{0, 3}},
-				cmd{argv: []string{"sqlite3", filepath.Join(ws.dir, index.FileName), sql}})
+			db := filepath.Join(ws.dir, index.FileName)
+			return []cmd{{argv: []string{"sqlite3", db, sql}}, {argv: []string{b.gofloor, db, sql}}, {argv: []string{b.stackflr, db, sql}}}
+		}
+		var fresh, stale, watched, floor, gofloor, stackfloor, floorW []time.Duration
+		for _, q := range queries {
+			ts, err := b.interleave(b.runs, append([]cmd{search(q), search(q, "--no-refresh")}, floors(q)...)...)
 			if err != nil {
 				return err
 			}
 			fresh = append(fresh, ts[0].median)
 			stale = append(stale, ts[1].median)
 			floor = append(floor, ts[2].median)
+			gofloor = append(gofloor, ts[3].median)
+			stackfloor = append(stackfloor, ts[4].median)
 		}
-		b.add("search p50, "+ws.name, median(fresh), median(floor), "≤ 1.2×")
+		note("… again with 'agent memory watch' running")
+		stop, err := b.watch(ws.dir)
+		if err != nil {
+			return err
+		}
+		for _, q := range queries {
+			ts, err := b.interleave(b.runs, search(q), floors(q)[0])
+			if err != nil {
+				stop()
+				return err
+			}
+			watched = append(watched, ts[0].median)
+			floorW = append(floorW, ts[1].median)
+		}
+		if err := stop(); err != nil {
+			return err
+		}
+		b.add("search p50, "+ws.name+", `agent memory watch` running", median(watched), median(floorW), "≤ 1.2×")
+		b.add("search p50, "+ws.name+", no watcher (stat walk)", median(fresh), median(floor), "≤ 1.2×")
 		b.add("  … with --no-refresh, "+ws.name, median(stale), median(floor), "(info)")
+		b.add("  Go floor: gofloor, same statement, "+ws.name, median(gofloor), median(floor), "(floor of Go + driver)")
+		b.add("  stack floor: gofloor linking the prescribed libraries, "+ws.name, median(stackfloor), median(floor), "(floor of the stack)")
+		b.add("  … watched search against the stack floor, "+ws.name, median(watched), median(stackfloor), "(info)")
 	}
 	return nil
+}
+
+// watch starts `agent memory watch` on dir and returns once it answers for
+// the index (its socket is there); stop interrupts it and waits.
+func (b *bench) watch(dir string) (stop func() error, err error) {
+	x := exec.Command(b.agent, "--home", dir, "memory", "watch")
+	var stderr bytes.Buffer
+	x.Stderr = &stderr
+	if err := x.Start(); err != nil {
+		return nil, err
+	}
+	stop = func() error {
+		x.Process.Signal(os.Interrupt)
+		if err := x.Wait(); err != nil {
+			return fmt.Errorf("agent memory watch: %v: %s", err, stderr.String())
+		}
+		return nil
+	}
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if fi, err := os.Stat(filepath.Join(dir, ".watch.sock")); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			return stop, nil
+		}
+	}
+	stop()
+	return nil, fmt.Errorf("agent memory watch never answered: %s", stderr.String())
 }
 
 func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
@@ -366,8 +429,12 @@ func (b *bench) print() {
 	fmt.Println("Floors, measured in the same run: full reindex — the sqlite3 CLI inserting the same workspace's")
 	fmt.Println("paragraphs (bench common.py split) into an FTS5 table with .import (one prepared statement, one")
 	fmt.Println("transaction); no-change reindex — `find` printing size and mtime of every indexed file; search —")
-	fmt.Println("the sqlite3 CLI running agent's own search statement on agent's index.db. Medians of runs")
-	fmt.Println("interleaved with the floor's; search is the p50 over queries.txt of per-query medians.")
+	fmt.Println("the sqlite3 CLI running agent's own search statement on agent's index.db; the Go floor is")
+	fmt.Println("gofloor, a minimal Go program running that statement through the same driver (database/sql,")
+	fmt.Println("mattn/go-sqlite3), and the stack floor the same program also linking urfave/cli, goldmark,")
+	fmt.Println("ollama/api and fsnotify. Medians of runs interleaved with the floors'; search is the p50 over")
+	fmt.Println("queries.txt of per-query medians. A fresh search with `agent memory watch` running asks it")
+	fmt.Println("instead of walking the files (docs/decisions-index.md).")
 }
 
 func median(ds []time.Duration) time.Duration {
