@@ -46,17 +46,10 @@ fake=$!
 trap 'kill $fake 2>/dev/null' EXIT
 for _ in $(seq 50); do grep -q '127.0.0.1:' "$work/fakeollama.out" && break; sleep 0.1; done
 addr=$(grep -o '127\.0\.0\.1:[0-9]*' "$work/fakeollama.out" | head -n 1)
-# one process per run, wall time, median of 21 (after 3 warm-up runs)
-wall() {
-    local i t0 t1 ts=()
-    for i in $(seq 24); do
-        t0=$(date +%s%N)
-        OLLAMA_HOST=$addr "$@" >/dev/null 2>&1
-        t1=$(date +%s%N)
-        [ "$i" -gt 3 ] && ts+=($(( (t1 - t0) / 1000 )))
-    done
-    printf '%s\n' "${ts[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1000 }'
-}
+# one process per run, wall time from fork to exit, median of 21 after 3
+# warm-up runs (timed by benchrun, not by the shell, whose own forks would
+# add milliseconds)
+wall() { OLLAMA_HOST=$addr "$work/benchrun" -wall 21 "$@"; }
 oneshot=$(wall "$bin" --home "$chatws" chat --no-log "how do I list files sorted by size")
 # again with `agent memory watch` vouching for the index (no stat walk)
 "$bin" --home "$chatws" memory watch 2>/dev/null &
@@ -66,6 +59,11 @@ for _ in $(seq 600); do [ -S "$chatws/.watch.sock" ] && break; sleep 0.1; done
 oneshotw=$(wall "$bin" --home "$chatws" chat --no-log "how do I list files sorted by size")
 kill -INT $watcher && wait $watcher
 startup=$(wall "$bin" --version)
+# The floor of a turn on this stack: the stack floor (see the search figures)
+# running only the turn's recall statement for the same message (k 6).
+recallsql=$("$work/benchrun" -print-sql "how do I list files sorted by size" -k 6)
+chatfloor=$(wall "$work/stackfloor" "$chatws/index.db" "$recallsql")
+sqlitefloor=$(wall sqlite3 "$chatws/index.db" "$recallsql")
 echo
 echo "| chat figure | ours | target |"
 echo "|---|---|---|"
@@ -74,3 +72,5 @@ echo "$inproc" | awk '$1 == "walk" { printf "| per-turn overhead in-process, p50
 echo "| one-shot \`agent chat\` process, wall, median, \`agent memory watch\` running | $oneshotw ms | ≤ 30 ms |"
 echo "| one-shot \`agent chat\` process, wall, median, no watcher (stat walk) | $oneshot ms | ≤ 30 ms |"
 echo "| for scale: \`agent --version\` process, wall, median | $startup ms | |"
+echo "| floor: the stack floor running only the turn's recall statement, wall, median | $chatfloor ms | |"
+echo "| for scale: the sqlite3 CLI running that statement, wall, median | $sqlitefloor ms | |"

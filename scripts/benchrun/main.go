@@ -34,7 +34,31 @@ func main() {
 	work := flag.String("work", "", "scratch directory; workspaces are unpacked once and reused")
 	runs := flag.Int("runs", 5, "runs per figure (build figures use fewer on the 96 MB workspace)")
 	only := flag.String("only", "build,nochange,search", "figures to measure, comma-separated")
+	printSQL := flag.String("print-sql", "", "print the search statement for this query (with -k) and exit")
+	k := flag.Int("k", index.DefaultK, "hits, for -print-sql")
+	wallRuns := flag.Int("wall", 0, "time the command given after the flags this many times (after 3 warm-up runs) and print the median wall time in ms")
 	flag.Parse()
+	if *printSQL != "" {
+		fmt.Println(searchSQL(*printSQL, *k))
+		return
+	}
+	if *wallRuns > 0 {
+		if flag.NArg() == 0 {
+			fail(errors.New("-wall needs a command"))
+		}
+		var walls []time.Duration
+		for i := -3; i < *wallRuns; i++ {
+			s, err := (cmd{argv: flag.Args(), okCodes: []int{0, 3}}).time()
+			if err != nil {
+				fail(err)
+			}
+			if i >= 0 {
+				walls = append(walls, s.wall)
+			}
+		}
+		fmt.Printf("%.1f\n", float64(median(walls).Microseconds())/1000)
+		return
+	}
 	if *data == "" || *work == "" {
 		fail(errors.New("usage: benchrun -agent BIN -data DIR -work DIR [-runs N]"))
 	}
@@ -169,8 +193,7 @@ func (b *bench) search(wsM, ws96 string, queries []string) error {
 			return cmd{argv: append([]string{b.agent, "--home", ws.dir, "memory", "search", q, "--json"}, extra...), okCodes: []int{0, 3}}
 		}
 		floors := func(q string) []cmd {
-			sql := strings.ReplaceAll(index.SearchSQL, "?1", quoteSQL(index.BuildQuery(q)))
-			sql = strings.ReplaceAll(sql, "?2", fmt.Sprint(index.DefaultK+index.DefaultK/2+4)) + ";"
+			sql := searchSQL(q, index.DefaultK)
 			db := filepath.Join(ws.dir, index.FileName)
 			return []cmd{{argv: []string{"sqlite3", db, sql}}, {argv: []string{b.gofloor, db, sql}}, {argv: []string{b.stackflr, db, sql}}}
 		}
@@ -236,6 +259,14 @@ func (b *bench) watch(dir string) (stop func() error, err error) {
 	}
 	stop()
 	return nil, fmt.Errorf("agent memory watch never answered: %s", stderr.String())
+}
+
+// searchSQL is agent's search statement for query with its parameters
+// spelled out, as the floors run it: the first of Search's steps, which asks
+// for k + k/2 + 4 rows (index.query).
+func searchSQL(query string, k int) string {
+	sql := strings.ReplaceAll(index.SearchSQL, "?1", quoteSQL(index.BuildQuery(query)))
+	return strings.ReplaceAll(sql, "?2", fmt.Sprint(k+k/2+4)) + ";"
 }
 
 func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
@@ -354,12 +385,27 @@ func (c cmd) time() (sample, error) {
 		defer f.Close()
 		x.Stdin = f
 	}
-	var stderr bytes.Buffer
-	x.Stdout = io.Discard
-	x.Stderr = &stderr
+	// Files, not pipes: with a pipe, os/exec starts a goroutine to drain it
+	// and Run waits for that too, which would be timed with the command.
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return sample{}, err
+	}
+	defer devnull.Close()
+	errFile, err := os.CreateTemp("", "benchrun-stderr-")
+	if err != nil {
+		return sample{}, err
+	}
+	defer os.Remove(errFile.Name())
+	defer errFile.Close()
+	x.Stdout = devnull
+	x.Stderr = errFile
 	start := time.Now()
-	err := x.Run()
+	err = x.Run()
 	wall := time.Since(start)
+	var stderr bytes.Buffer
+	errFile.Seek(0, io.SeekStart)
+	stderr.ReadFrom(errFile)
 	if err != nil {
 		var ee *exec.ExitError
 		ok := false
