@@ -97,10 +97,6 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int))
 		}
 		return ix.rebuild(ctx, progress)
 	}
-	ents, sum, err := walk(ix.home)
-	if err != nil {
-		return Stats{}, fmt.Errorf("reindex %s: %w", ix.home, err)
-	}
 	m, err := ix.meta(ctx)
 	if isCorrupt(err) {
 		ix.markCorrupt(err)
@@ -108,6 +104,13 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int))
 	}
 	if err != nil {
 		return Stats{}, err
+	}
+	if sum, n, ok := quickDigest(ix.home); ok && bytes.Equal(m.digest, sum.bytes()) {
+		return Stats{Unchanged: n, Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil
+	}
+	ents, sum, err := walk(ix.home)
+	if err != nil {
+		return Stats{}, fmt.Errorf("reindex %s: %w", ix.home, err)
 	}
 	if bytes.Equal(m.digest, sum.bytes()) {
 		return Stats{Unchanged: len(ents), Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil

@@ -197,26 +197,51 @@ func (w *walker) symlink(abs, name, rel string, lst *unix.Stat_t) {
 
 func (w *walker) add(e entry) {
 	w.out = append(w.out, e)
-	// FNV-1a over the path, then the size, mtime and problem; two lanes with
-	// different seeds make an accidental digest collision a 2^-128 event.
-	h := [2]uint64{14695981039346656037, 0x9e3779b97f4a7c15}
-	mix := func(b byte) {
-		h[0] = (h[0] ^ uint64(b)) * 1099511628211
-		h[1] = (h[1] ^ uint64(b)) * 0x100000001b3d
+	var h entryHash
+	h.init()
+	h.str(e.rel)
+	h.num(uint64(e.size))
+	h.num(uint64(e.mtimeNS))
+	h.str(e.problem)
+	w.sum.add(h)
+}
+
+// entryHash is FNV-1a over an entry's path, then its size, mtime and
+// problem; two lanes with different seeds make an accidental digest
+// collision a 2^-128 event. quickDigest feeds it the same bytes from a
+// directory listing without building the path.
+type entryHash [2]uint64
+
+func (h *entryHash) init() { *h = entryHash{14695981039346656037, 0x9e3779b97f4a7c15} }
+
+func (h *entryHash) byte(b byte) {
+	h[0] = (h[0] ^ uint64(b)) * 1099511628211
+	h[1] = (h[1] ^ uint64(b)) * 0x100000001b3d
+}
+
+func (h *entryHash) str(s string) {
+	for i := 0; i < len(s); i++ {
+		h.byte(s[i])
 	}
-	for i := 0; i < len(e.rel); i++ {
-		mix(e.rel[i])
+}
+
+func (h *entryHash) bytes(b []byte) {
+	for _, c := range b {
+		h.byte(c)
 	}
-	for _, n := range [2]uint64{uint64(e.size), uint64(e.mtimeNS)} {
-		for i := 0; i < 64; i += 8 {
-			mix(byte(n >> i))
-		}
+}
+
+func (h *entryHash) num(n uint64) {
+	for i := 0; i < 64; i += 8 {
+		h.byte(byte(n >> i))
 	}
-	for i := 0; i < len(e.problem); i++ {
-		mix(e.problem[i])
-	}
-	w.sum[0] += fmix(h[0])
-	w.sum[1] += fmix(h[1])
+}
+
+// add counts one entry into the digest: a sum, so the order entries are
+// found in does not matter.
+func (d *digest) add(h entryHash) {
+	d[0] += fmix(h[0])
+	d[1] += fmix(h[1])
 }
 
 // fmix is murmur3's finaliser: spreads every input bit over the word, so the
