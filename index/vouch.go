@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -41,11 +42,11 @@ var askTimeout = 2 * time.Second
 var ErrVouching = errors.New("another 'agent memory watch' is already keeping this index fresh")
 
 // Vouch answers freshness questions about home's index until ctx is done.
-// sync must bring the index up to date with every change made to the files
-// before it was called; "fresh" is answered only when it returns nil. sync
+// fresh must bring the index up to date with every change made to the files
+// before it was called; "fresh" is answered only when it returns nil. It
 // may be called from several goroutines at once. Vouch returns ErrVouching at
 // once when another process vouches for the workspace.
-func Vouch(ctx context.Context, home string, sync func() error) error {
+func Vouch(ctx context.Context, home string, fresh func() error) error {
 	lock, err := os.OpenFile(filepath.Join(home, vouchLock), os.O_RDWR|os.O_CREATE|unix.O_CLOEXEC, 0o600)
 	if err != nil {
 		return fmt.Errorf("vouch for %s: %w", home, err)
@@ -73,6 +74,10 @@ func Vouch(ctx context.Context, home string, sync func() error) error {
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
 	defer ln.Close()
+	// Questions being answered finish before Vouch returns: the caller may
+	// close what fresh uses as soon as it does.
+	var answering sync.WaitGroup
+	defer answering.Wait()
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -81,11 +86,11 @@ func Vouch(ctx context.Context, home string, sync func() error) error {
 			}
 			return fmt.Errorf("vouch for %s: %w", home, err)
 		}
-		go serveQuestion(conn, sync)
+		answering.Go(func() { serveQuestion(conn, fresh) })
 	}
 }
 
-func serveQuestion(conn net.Conn, sync func() error) {
+func serveQuestion(conn net.Conn, fresh func() error) {
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(time.Minute))
 	buf := make([]byte, len(question))
@@ -93,7 +98,7 @@ func serveQuestion(conn net.Conn, sync func() error) {
 		return
 	}
 	reply := unsure
-	if sync() == nil {
+	if fresh() == nil {
 		reply = answer
 	}
 	conn.Write([]byte(reply))
