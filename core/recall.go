@@ -35,7 +35,7 @@ func OpenIndexRecall(ctx context.Context, home string, warn func(string)) (*Inde
 func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalled, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true})
+	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true, NoSnippet: true})
 	if errors.Is(err, index.ErrNotFound) {
 		return nil, nil
 	}

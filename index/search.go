@@ -29,6 +29,8 @@ type SearchOptions struct {
 	// alongside the query, and if it finds a change the index is updated
 	// and the query run again.
 	Fresh bool
+	// NoSnippet leaves Hit.Snippet empty, for a caller that uses Text.
+	NoSnippet bool
 }
 
 // Hit is one chunk that matched, with its exact source.
@@ -82,21 +84,21 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	var hits []Hit
 	var err error
 	if fresh && ix.needFull == "" {
-		hits, err = ix.freshQuery(ctx, match, k, opts.Raw)
+		hits, err = ix.freshQuery(ctx, match, k, opts)
 	} else {
 		if ix.needFull != "" {
 			if _, err := ix.update(ctx, false, nil); err != nil {
 				return nil, err
 			}
 		}
-		hits, err = ix.query(ctx, match, k, opts.Raw)
+		hits, err = ix.query(ctx, match, k, opts)
 	}
 	if isCorrupt(err) {
 		ix.markCorrupt(err)
 		if _, err := ix.update(ctx, false, nil); err != nil {
 			return nil, err
 		}
-		hits, err = ix.query(ctx, match, k, opts.Raw)
+		hits, err = ix.query(ctx, match, k, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -111,12 +113,12 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 // with nothing kept, usually shows nothing changed. When it cannot tell, the
 // full walk runs alongside the query, and the search costs the longer of the
 // two rather than their sum.
-func (ix *Index) freshQuery(ctx context.Context, match string, k int, raw bool) ([]Hit, error) {
+func (ix *Index) freshQuery(ctx context.Context, match string, k int, opts SearchOptions) ([]Hit, error) {
 	if ix.monitor != nil {
 		// A monitor that saw nothing change spares the walk; when it is
 		// unsure it says "changed" and the walk runs as usual.
 		if changed, err := ix.monitor.Changed(); err == nil && !changed {
-			return ix.query(ctx, match, k, raw)
+			return ix.query(ctx, match, k, opts)
 		}
 	}
 	m, err := ix.meta(ctx)
@@ -124,7 +126,7 @@ func (ix *Index) freshQuery(ctx context.Context, match string, k int, raw bool) 
 		return nil, err
 	}
 	if sum, _, ok := quickDigest(ix.home); ok && bytes.Equal(m.digest, sum.bytes()) {
-		return ix.query(ctx, match, k, raw)
+		return ix.query(ctx, match, k, opts)
 	}
 	type walked struct {
 		ents []entry
@@ -136,7 +138,7 @@ func (ix *Index) freshQuery(ctx context.Context, match string, k int, raw bool) 
 		ents, sum, err := walk(ix.home)
 		ch <- walked{ents, sum, err}
 	}()
-	hits, qerr := ix.query(ctx, match, k, raw)
+	hits, qerr := ix.query(ctx, match, k, opts)
 	w := <-ch
 	if w.err != nil {
 		return nil, fmt.Errorf("refresh %s: %w", ix.home, w.err)
@@ -147,16 +149,16 @@ func (ix *Index) freshQuery(ctx context.Context, match string, k int, raw bool) 
 	if _, err := ix.incremental(ctx, w.ents, w.sum, nil); err != nil {
 		return nil, err
 	}
-	return ix.query(ctx, match, k, raw)
+	return ix.query(ctx, match, k, opts)
 }
 
 // query runs the two-step search: rank ids by bm25 alone (cheap, over every
 // match), then fetch text, path and snippet for the few kept. Ties in bm25
 // are broken by date, so the first step asks for more than k and widens
 // until the k-th score is not tied with the last row fetched.
-func (ix *Index) query(ctx context.Context, match string, k int, raw bool) ([]Hit, error) {
+func (ix *Index) query(ctx context.Context, match string, k int, opts SearchOptions) ([]Hit, error) {
 	for n := k + k/2 + 4; ; n *= 4 {
-		hits, full, err := ix.queryN(ctx, match, n, raw)
+		hits, full, err := ix.queryN(ctx, match, n, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -181,8 +183,13 @@ func minScore(hits []Hit) float64 {
 }
 
 // queryN returns up to n best hits and whether there may be more.
-func (ix *Index) queryN(ctx context.Context, match string, n int, raw bool) ([]Hit, bool, error) {
-	rows, err := ix.db.QueryContext(ctx, SearchSQL, match, n)
+func (ix *Index) queryN(ctx context.Context, match string, n int, opts SearchOptions) ([]Hit, bool, error) {
+	raw := opts.Raw
+	stmt := SearchSQL
+	if opts.NoSnippet {
+		stmt = searchNoSnippetSQL
+	}
+	rows, err := ix.db.QueryContext(ctx, stmt, match, n)
 	if err != nil {
 		return nil, false, searchError(match, raw, err)
 	}

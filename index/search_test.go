@@ -147,3 +147,24 @@ func TestFreshSearchSeesEdits(t *testing.T) {
 		t.Errorf("stale hit after an edit: %v", paths(got))
 	}
 }
+
+// NoSnippet returns the same hits, only without snippets.
+func TestSearchNoSnippet(t *testing.T) {
+	home := workspace(t, map[string]string{"MEMORY.md": memoryMD})
+	ix, _ := open(t, home)
+	reindex(t, ix, false)
+	with := search(t, ix, "bicycle hazelnuts", SearchOptions{})
+	without := search(t, ix, "bicycle hazelnuts", SearchOptions{NoSnippet: true})
+	if len(with) == 0 || len(with) != len(without) {
+		t.Fatalf("hits: %d with snippets, %d without", len(with), len(without))
+	}
+	for i := range with {
+		if with[i].Snippet == "" || without[i].Snippet != "" {
+			t.Fatalf("hit %d: snippet %q with, %q without", i, with[i].Snippet, without[i].Snippet)
+		}
+		with[i].Snippet = ""
+		if with[i] != without[i] {
+			t.Fatalf("hit %d differs: %+v vs %+v", i, with[i], without[i])
+		}
+	}
+}

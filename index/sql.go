@@ -59,10 +59,16 @@ const (
 	// FTS5 (a second, rowid-bound match) rather than from re-reading files.
 	// Exported for scripts/benchrun, whose floor runs this very statement in
 	// the sqlite3 CLI.
-	SearchSQL = `WITH top(id, score) AS (
-			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
-		SELECT f.path, c.start_line, c.end_line, c.heading, c.date, c.text, top.score,
+	SearchSQL = searchTop + `,
 			(SELECT snippet(chunks_fts, 1, char(2), char(3), '…', 16) FROM chunks_fts
-				WHERE chunks_fts MATCH ?1 AND rowid = top.id)
+				WHERE chunks_fts MATCH ?1 AND rowid = top.id)` + searchFrom
+	// searchNoSnippetSQL is SearchSQL for a caller that reads the whole
+	// chunk and no snippet (chat's recall): the rowid-bound matches cost a
+	// few percent of a search.
+	searchNoSnippetSQL = searchTop + `, ''` + searchFrom
+	searchTop          = `WITH top(id, score) AS (
+			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
+		SELECT f.path, c.start_line, c.end_line, c.heading, c.date, c.text, top.score`
+	searchFrom = `
 		FROM top JOIN chunks c ON c.id = top.id JOIN files f ON f.id = c.file_id`
 )
