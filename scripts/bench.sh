@@ -27,8 +27,13 @@ fi
 [ -x "$bin" ] || make -C "$root" build >&2
 
 mkdir -p "$work"
-(cd "$root" && go build -tags sqlite_fts5 -o "$work/benchrun" ./scripts/benchrun && go build -tags sqlite_fts5 -o "$work/gofloor" ./scripts/benchrun/gofloor &&
-    go build -tags sqlite_fts5,stackfloor -o "$work/stackfloor" ./scripts/benchrun/gofloor)
+# The floors are built as the Makefile builds bin/agent (GO_TAGS, GO_STATIC
+# from make bench), so they differ from agent only in what they do.
+tags=${GO_TAGS:-sqlite_fts5,netgo,osusergo,sqlite_omit_load_extension}
+static=${GO_STATIC-"-linkmode external -extldflags -static"}
+(cd "$root" && go build -tags sqlite_fts5 -o "$work/benchrun" ./scripts/benchrun &&
+    go build -tags "$tags" -ldflags "$static" -o "$work/gofloor" ./scripts/benchrun/gofloor &&
+    go build -tags "$tags,stackfloor" -ldflags "$static" -o "$work/stackfloor" ./scripts/benchrun/gofloor)
 "$work/benchrun" -agent "$bin" -gofloor "$work/gofloor" -stackfloor "$work/stackfloor" -data "$data" -work "$work" "$@"
 
 # Chat: the per-turn overhead — everything but the model's own time — with a
@@ -38,7 +43,7 @@ chatws="$work/ws-M-chat"
 rm -rf "$chatws" && cp -R "$work/ws-M" "$chatws"
 rm -f "$chatws/state.db"* "$chatws/index.db"*
 "$bin" -q --home "$chatws" init --agent-name Atlas --user-name Igor
-inproc=$(cd "$root" && AGENT_BENCH_WS="$chatws" go test -tags sqlite_fts5 -run '^$' -bench 'TurnOverhead' -benchtime 60x ./core/ |
+inproc=$(cd "$root" && AGENT_BENCH_WS="$chatws" go test -tags "$tags" -run '^$' -bench 'TurnOverhead' -benchtime 60x ./core/ |
     awk '/^BenchmarkTurnOverhead\// { split($1, n, "/"); sub(/-[0-9]+$/, "", n[2]); for (i = 1; i < NF; i++) if ($(i+1) == "p50-ms") print n[2], $i }')
 (cd "$root" && go build -o "$work/fakeollama" ./core/ollamatest/cmd/fakeollama)
 "$work/fakeollama" -addr 127.0.0.1:0 -default "ok" >"$work/fakeollama.out" 2>&1 &
