@@ -86,7 +86,7 @@ func (r *IndexRecall) Wrote() {
 		if _, err := r.monitor.Changed(); err != nil {
 			return
 		}
-		r.ix.Refresh(context.Background()) // a failure here is met again by the next recall
+		r.ix.RefreshChanged(context.Background()) // a failure here is met again by the next recall
 	}()
 }
 

@@ -64,7 +64,7 @@ func (s Stats) Changes() int { return s.New + s.Changed + s.Removed }
 func (ix *Index) Reindex(ctx context.Context, opts ReindexOptions) (Stats, error) {
 	ix.asked = true
 	defer func() { ix.asked = false }()
-	return ix.timedUpdate(ctx, opts)
+	return ix.timedUpdate(ctx, opts, false)
 }
 
 // Refresh is the cheap update run before every search and chat turn: a stat
@@ -73,17 +73,25 @@ func (ix *Index) Reindex(ctx context.Context, opts ReindexOptions) (Stats, error
 // scratch, even a missing one, is warned about: it costs the caller time it
 // did not ask to spend.
 func (ix *Index) Refresh(ctx context.Context) (Stats, error) {
-	return ix.timedUpdate(ctx, ReindexOptions{})
+	return ix.timedUpdate(ctx, ReindexOptions{}, false)
 }
 
-func (ix *Index) timedUpdate(ctx context.Context, opts ReindexOptions) (Stats, error) {
+// RefreshChanged is Refresh for a caller that knows files changed (a
+// watcher's event, its own write): the quick no-change check, which could
+// only say "changed", is skipped.
+func (ix *Index) RefreshChanged(ctx context.Context) (Stats, error) {
+	return ix.timedUpdate(ctx, ReindexOptions{}, true)
+}
+
+func (ix *Index) timedUpdate(ctx context.Context, opts ReindexOptions, changed bool) (Stats, error) {
 	start := time.Now()
-	st, err := ix.update(ctx, opts.Full, opts.Progress)
+	st, err := ix.update(ctx, opts.Full, opts.Progress, changed)
 	st.Duration = time.Since(start)
 	return st, err
 }
 
-func (ix *Index) update(ctx context.Context, full bool, progress func(int, int)) (Stats, error) {
+// update is Reindex and Refresh; changed skips the quick no-change check.
+func (ix *Index) update(ctx context.Context, full bool, progress func(int, int), changed bool) (Stats, error) {
 	if err := ix.current(ctx); err != nil {
 		return Stats{}, err
 	}
@@ -100,13 +108,15 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int))
 	m, err := ix.meta(ctx)
 	if isCorrupt(err) {
 		ix.markCorrupt(err)
-		return ix.update(ctx, true, progress)
+		return ix.update(ctx, true, progress, false)
 	}
 	if err != nil {
 		return Stats{}, err
 	}
-	if sum, n, ok := quickDigest(ix.home); ok && bytes.Equal(m.digest, sum.bytes()) {
-		return Stats{Unchanged: n, Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil
+	if !changed {
+		if sum, n, ok := quickDigest(ix.home); ok && bytes.Equal(m.digest, sum.bytes()) {
+			return Stats{Unchanged: n, Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil
+		}
 	}
 	ents, sum, err := walk(ix.home)
 	if err != nil {
@@ -118,7 +128,7 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int))
 	st, err := ix.incremental(ctx, ents, sum, progress)
 	if isCorrupt(err) {
 		ix.markCorrupt(err)
-		return ix.update(ctx, true, progress)
+		return ix.update(ctx, true, progress, false)
 	}
 	return st, err
 }
@@ -227,7 +237,7 @@ func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, prog
 		if err := ix.open(ctx); err != nil {
 			return Stats{}, err
 		}
-		return ix.update(ctx, false, progress)
+		return ix.update(ctx, false, progress, false)
 	}
 	old, err := loadManifest(ctx, tx)
 	if err != nil {

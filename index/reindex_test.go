@@ -367,3 +367,23 @@ func TestEmptyWorkspace(t *testing.T) {
 		t.Fatalf("kazoo: %v", paths(got))
 	}
 }
+
+// RefreshChanged is Refresh without the quick no-change check: the same
+// result whether or not anything changed.
+func TestRefreshChanged(t *testing.T) {
+	home := workspace(t, map[string]string{"MEMORY.md": memoryMD})
+	ix, _ := open(t, home)
+	reindex(t, ix, false)
+	st, err := ix.RefreshChanged(context.Background())
+	if err != nil || st.Changes() != 0 || st.Unchanged != 1 {
+		t.Fatalf("nothing changed: %+v, %v", st, err)
+	}
+	write(t, home, "logs/2026-12-01.md", "# 2026-12-01\n\nThe plumber comes on Friday.\n")
+	st, err = ix.RefreshChanged(context.Background())
+	if err != nil || st.New != 1 || st.Unchanged != 1 {
+		t.Fatalf("one new file: %+v, %v", st, err)
+	}
+	if got := paths(search(t, ix, "plumber", SearchOptions{})); len(got) != 1 {
+		t.Fatalf("after RefreshChanged: %v", got)
+	}
+}

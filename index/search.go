@@ -87,7 +87,7 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 		hits, err = ix.freshQuery(ctx, match, k, opts)
 	} else {
 		if ix.needFull != "" {
-			if _, err := ix.update(ctx, false, nil); err != nil {
+			if _, err := ix.update(ctx, false, nil, false); err != nil {
 				return nil, err
 			}
 		}
@@ -95,7 +95,7 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	}
 	if isCorrupt(err) {
 		ix.markCorrupt(err)
-		if _, err := ix.update(ctx, false, nil); err != nil {
+		if _, err := ix.update(ctx, false, nil, false); err != nil {
 			return nil, err
 		}
 		hits, err = ix.query(ctx, match, k, opts)
@@ -125,8 +125,11 @@ func (ix *Index) freshQuery(ctx context.Context, match string, k int, opts Searc
 	if err != nil {
 		return nil, err
 	}
-	if sum, _, ok := quickDigest(ix.home); ok && bytes.Equal(m.digest, sum.bytes()) {
-		return ix.query(ctx, match, k, opts)
+	// After a monitor's "changed" the quick check could only agree.
+	if ix.monitor == nil {
+		if sum, _, ok := quickDigest(ix.home); ok && bytes.Equal(m.digest, sum.bytes()) {
+			return ix.query(ctx, match, k, opts)
+		}
 	}
 	type walked struct {
 		ents []entry

@@ -331,7 +331,7 @@ func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 		if changed, err := mon.Changed(); err == nil && !changed {
 			return nil
 		}
-		st, err := ix.Refresh(ctx)
+		st, err := ix.RefreshChanged(ctx)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			a.warnf("refresh: %v", err)
