@@ -58,19 +58,28 @@ func Vouch(ctx context.Context, home string, fresh func() error) error {
 		}
 		return fmt.Errorf("vouch for %s: %w", home, err)
 	}
-	// Holding the lock, any socket left here is a dead watcher's.
-	var ln net.Listener
-	err = socketPath(home, func(path string) error {
-		os.Remove(path)
-		var err error
-		ln, err = net.Listen("unix", path)
-		return err
-	})
+	// The socket is named through a handle on the directory, held while it
+	// lives, so it is removed from the right place even when the path is
+	// too long for a socket address (see socketPath).
+	dir, err := unix.Open(home, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("vouch for %s: %w", home, err)
 	}
-	// The socket is removed when ln closes; the lock is released after it,
-	// so a new watcher never sees a live socket it did not create.
+	defer unix.Close(dir)
+	// Holding the lock, any socket left here is a dead watcher's.
+	unix.Unlinkat(dir, vouchSocket, 0)
+	path := filepath.Join(home, vouchSocket)
+	if len(path) >= maxSocketPath {
+		path = "/proc/self/fd/" + strconv.Itoa(dir) + "/" + vouchSocket
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return fmt.Errorf("vouch for %s: %w", home, err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	// The socket goes before the lock is released (deferred first), so a
+	// new watcher never finds a live socket it did not create.
+	defer unix.Unlinkat(dir, vouchSocket, 0)
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
 	defer ln.Close()
@@ -155,13 +164,16 @@ func vouched(home string) bool {
 	return string(buf[:n]) == answer
 }
 
+// maxSocketPath is the longest path a unix socket address holds, plus one.
+const maxSocketPath = 108
+
 // socketPath calls use with the socket's path. A unix socket's address holds
 // at most 107 bytes; for a workspace deeper than that the path goes through
 // an open handle on the directory (/proc/self/fd/N/.watch.sock), which names
 // the same file from any process.
 func socketPath(home string, use func(string) error) error {
 	path := filepath.Join(home, vouchSocket)
-	if len(path) < 108 {
+	if len(path) < maxSocketPath {
 		return use(path)
 	}
 	dir, err := unix.Open(home, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)

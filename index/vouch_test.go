@@ -186,8 +186,12 @@ func TestVouchLongPath(t *testing.T) {
 	if n := len(filepath.Join(home, vouchSocket)); n < 108 {
 		t.Fatalf("path only %d bytes: the test needs a longer one", n)
 	}
-	vouch(t, home, func() error { return nil })
+	stop := vouch(t, home, func() error { return nil })
 	if !vouched(home) {
 		t.Fatal("no answer through the long path")
+	}
+	stop()
+	if _, err := os.Lstat(filepath.Join(home, vouchSocket)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("socket left behind: %v", err)
 	}
 }
