@@ -23,6 +23,17 @@ run memory add --section Preferences "Window seat on flights"
 run memory reindex
 run memory search "lisbon flight"
 run memory search --json "dentist" -k 1
+# While `agent memory watch` runs, searches and chats ask it whether the
+# index is fresh instead of checking every file themselves.
+say "memory watch &"
+"$agent" memory watch &
+watcher=$!
+trap 'kill $watcher 2>/dev/null' EXIT
+for _ in $(seq 100); do [ -S "$ws/.watch.sock" ] && break; sleep 0.05; done
+run log "The dentist moved my check-up to Thursday"
+run memory search "dentist thursday" -k 1
+kill -INT $watcher && wait $watcher
+trap - EXIT
 run prompt "when do I fly to Lisbon?" | sed -n "/^## Now/,/^── soul/p;/^── memory/,/^── total/p"
 
 chat() {
