@@ -125,7 +125,8 @@ func (ix *Index) freshQuery(ctx context.Context, match string, k int, opts Searc
 	if err != nil {
 		return nil, err
 	}
-	// After a monitor's "changed" the quick check could only agree.
+	// After a monitor's "changed" the quick check would almost always
+	// fail too: the walk runs straight away.
 	if ix.monitor == nil {
 		if sum, _, ok := quickDigest(ix.home); ok && bytes.Equal(m.digest, sum.bytes()) {
 			return ix.query(ctx, match, k, opts)
