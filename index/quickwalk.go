@@ -1,10 +1,10 @@
 package index
 
 import (
+	"bytes"
 	"errors"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -202,6 +202,4 @@ func clen(b []byte) int {
 	return len(b)
 }
 
-func hasMDSuffix(name []byte) bool {
-	return len(name) >= 3 && strings.HasSuffix(unsafe.String(&name[0], len(name)), ".md")
-}
+func hasMDSuffix(name []byte) bool { return bytes.HasSuffix(name, []byte(".md")) }

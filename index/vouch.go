@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -59,8 +60,8 @@ func Vouch(ctx context.Context, home string, fresh func() error) error {
 		return fmt.Errorf("vouch for %s: %w", home, err)
 	}
 	// The socket is named through a handle on the directory, held while it
-	// lives, so it is removed from the right place even when the path is
-	// too long for a socket address (see socketPath).
+	// lives, so it is removed from the right place even when its path goes
+	// through the handle (see socketPath).
 	dir, err := unix.Open(home, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("vouch for %s: %w", home, err)
@@ -68,11 +69,7 @@ func Vouch(ctx context.Context, home string, fresh func() error) error {
 	defer unix.Close(dir)
 	// Holding the lock, any socket left here is a dead watcher's.
 	unix.Unlinkat(dir, vouchSocket, 0)
-	path := filepath.Join(home, vouchSocket)
-	if len(path) >= maxSocketPath {
-		path = "/proc/self/fd/" + strconv.Itoa(dir) + "/" + vouchSocket
-	}
-	ln, err := net.Listen("unix", path)
+	ln, err := net.Listen("unix", socketPath(home, dir))
 	if err != nil {
 		return fmt.Errorf("vouch for %s: %w", home, err)
 	}
@@ -103,7 +100,7 @@ func serveQuestion(conn net.Conn, fresh func() error) {
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(time.Minute))
 	buf := make([]byte, len(question))
-	if _, err := readFull(conn, buf); err != nil || string(buf) != question {
+	if _, err := io.ReadFull(conn, buf); err != nil || string(buf) != question {
 		return
 	}
 	reply := unsure
@@ -113,21 +110,9 @@ func serveQuestion(conn net.Conn, fresh func() error) {
 	conn.Write([]byte(reply))
 }
 
-func readFull(conn net.Conn, buf []byte) (int, error) {
-	n := 0
-	for n < len(buf) {
-		m, err := conn.Read(buf[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
 // vouched reports whether a watcher answers that home's index is fresh. It
 // uses raw syscalls rather than package net: when no watcher runs, which is
-// the common case, the question costs two syscalls (socket, a failed
+// the common case, the question costs a few syscalls (a socket, a failed
 // connect), and a one-shot process does not start net's poller for it.
 func vouched(home string) bool {
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
@@ -135,9 +120,12 @@ func vouched(home string) bool {
 		return false
 	}
 	defer unix.Close(fd)
-	err = socketPath(home, func(path string) error {
-		return unix.Connect(fd, &unix.SockaddrUnix{Name: path})
-	})
+	dir, err := unix.Open(home, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	err = unix.Connect(fd, &unix.SockaddrUnix{Name: socketPath(home, dir)})
+	unix.Close(dir)
 	if err != nil {
 		return false
 	}
@@ -164,22 +152,14 @@ func vouched(home string) bool {
 	return string(buf[:n]) == answer
 }
 
-// maxSocketPath is the longest path a unix socket address holds, plus one.
-const maxSocketPath = 108
-
-// socketPath calls use with the socket's path. A unix socket's address holds
-// at most 107 bytes; for a workspace deeper than that the path goes through
-// an open handle on the directory (/proc/self/fd/N/.watch.sock), which names
-// the same file from any process.
-func socketPath(home string, use func(string) error) error {
+// socketPath is the socket's path in home, dir being an open handle on
+// home. A unix socket's address holds at most 107 bytes; for a workspace
+// deeper than that the path goes through the handle
+// (/proc/self/fd/N/.watch.sock), which names the same file.
+func socketPath(home string, dir int) string {
 	path := filepath.Join(home, vouchSocket)
-	if len(path) < maxSocketPath {
-		return use(path)
+	if len(path) < 108 {
+		return path
 	}
-	dir, err := unix.Open(home, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(dir)
-	return use("/proc/self/fd/" + strconv.Itoa(dir) + "/" + vouchSocket)
+	return "/proc/self/fd/" + strconv.Itoa(dir) + "/" + vouchSocket
 }

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // vouch runs Vouch for home with sync until the test ends (or stop is
@@ -31,14 +33,7 @@ func vouch(t *testing.T, home string, sync func() error) (stop func()) {
 	}
 	t.Cleanup(stop)
 	for deadline := time.Now().Add(5 * time.Second); ; {
-		err := socketPath(home, func(path string) error {
-			c, err := net.Dial("unix", path)
-			if err == nil {
-				c.Close()
-			}
-			return err
-		})
-		if err == nil {
+		if vouching(home) {
 			return stop
 		}
 		select {
@@ -51,6 +46,21 @@ func vouch(t *testing.T, home string, sync func() error) (stop func()) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// vouching reports whether something accepts connections on home's socket.
+func vouching(home string) bool {
+	dir, err := unix.Open(home, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(dir)
+	c, err := net.Dial("unix", socketPath(home, dir))
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
 }
 
 // A vouched-for search does not walk: the proof is a watcher that vouches
@@ -193,5 +203,24 @@ func TestVouchLongPath(t *testing.T) {
 	stop()
 	if _, err := os.Lstat(filepath.Join(home, vouchSocket)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("socket left behind: %v", err)
+	}
+}
+
+// A watcher that cannot listen (here a directory is in the socket's place)
+// says why at once, and searches walk as if there were no watcher.
+func TestVouchCannotListen(t *testing.T) {
+	home := workspace(t, map[string]string{"MEMORY.md": memoryMD})
+	if err := os.Mkdir(filepath.Join(home, vouchSocket), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := Vouch(context.Background(), home, func() error { return nil })
+	if err == nil || errors.Is(err, ErrVouching) {
+		t.Fatalf("Vouch = %v, want a listen error", err)
+	}
+	ix, _ := open(t, home)
+	reindex(t, ix, false)
+	write(t, home, "logs/2026-12-01.md", "# 2026-12-01\n\nThe plumber comes on Friday.\n")
+	if got := paths(search(t, ix, "plumber", SearchOptions{Fresh: true})); len(got) != 1 {
+		t.Fatalf("fresh search: %v", got)
 	}
 }

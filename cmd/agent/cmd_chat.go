@@ -137,18 +137,23 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 			recaller = core.RecallAhead(ctx, mem, message, core.DefaultRecallK)
 		}
 	}
-	ws, err := core.Open(ctx, home)
-	if err == nil {
-		var o *core.Ollama
-		if o, err = core.NewOllama(nil); err == nil {
-			return a.newChatSession(ctx, cmd, ws, o, mem, recaller)
+	closeMem := func() {
+		if mem != nil {
+			mem.Close() // waits for the recall started ahead, which holds it
 		}
+	}
+	ws, err := core.Open(ctx, home)
+	if err != nil {
+		closeMem()
+		return nil, err
+	}
+	o, err := core.NewOllama(nil)
+	if err != nil {
 		ws.Close()
+		closeMem()
+		return nil, err
 	}
-	if mem != nil {
-		mem.Close() // after the recall started ahead, which holds it
-	}
-	return nil, err
+	return a.newChatSession(ctx, cmd, ws, o, mem, recaller)
 }
 
 // newChatSession builds the chat over what openChat opened, which it owns
