@@ -59,11 +59,21 @@ const (
 		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY id DESC LIMIT 1), ''),
 		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant' AND m.content != '' ORDER BY id DESC LIMIT 1), '')
 		FROM sessions s`
-	sqlSessionByName  = sqlSessionSelect + ` WHERE s.name = ?`
-	sqlSessionLatest  = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
-	sqlSessionBefore  = sqlSessionSelect + ` WHERE s.id != ? ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
-	sqlSessionList    = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
-	sqlSessionInsert  = `INSERT INTO sessions (name, model, created_at, updated_at) VALUES (?, ?, ?, ?)`
+	sqlSessionByName = sqlSessionSelect + ` WHERE s.name = ?`
+	sqlSessionLatest = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
+	sqlSessionBefore = sqlSessionSelect + ` WHERE s.id != ? ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
+	sqlSessionList   = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
+	sqlSessionInsert = `INSERT INTO sessions (name, model, created_at, updated_at) VALUES (?, ?, ?, ?)`
+	// One statement, so SQLite's write lock makes the pick and the insert
+	// atomic: the base name if free, else base-N for one more than the
+	// largest numeric suffix in use (at least 2).
+	sqlSessionInsertFree = `INSERT INTO sessions (name, model, created_at, updated_at)
+		SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM sessions WHERE name = ?1) THEN ?1
+			ELSE ?1 || '-' || (SELECT max(1, COALESCE(max(CAST(substr(name, length(?1) + 2) AS INTEGER)), 1)) + 1
+				FROM sessions WHERE substr(name, 1, length(?1) + 1) = ?1 || '-'
+				AND substr(name, length(?1) + 2) GLOB '[0-9]*' AND NOT substr(name, length(?1) + 2) GLOB '*[^0-9]*')
+		END, ?2, ?3, ?4
+		RETURNING id, name, created_at, updated_at`
 	sqlSessionTouch   = `UPDATE sessions SET updated_at = ?, model = ? WHERE id = ?`
 	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlMessagesOfSess = `SELECT id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at FROM messages WHERE session_id = ? ORDER BY id`
@@ -141,30 +151,34 @@ func (st *Sessions) List(ctx context.Context, limit int) ([]Session, error) {
 	return out, rows.Err()
 }
 
-// Create starts a session. An empty name gets one from the clock
-// ("2026-11-22-0930", then "-2", "-3" if taken), which sorts and reads well.
+// Create starts a session. An empty name gets one from the clock in the
+// user's zone ("2026-11-22-0930"); if that is taken, the database picks the
+// next free suffix ("-2", "-3", …) in the same INSERT, so any number of chats
+// started in one minute, by any number of processes, get distinct names
+// without a retry loop. An explicit name that is taken is an error.
 func (st *Sessions) Create(ctx context.Context, name, model string) (Session, error) {
 	now := st.now().UTC()
-	explicit := name != ""
-	if !explicit {
-		name = st.now().Format("2006-01-02-1504")
-	}
-	if err := ValidateSessionName(name); err != nil {
-		return Session{}, err
-	}
-	base := name
-	for i := 2; ; i++ {
-		ts := now.Format(time.RFC3339Nano)
-		res, err := st.db.ExecContext(ctx, sqlSessionInsert, name, model, ts, ts)
-		if err == nil {
-			id, _ := res.LastInsertId()
-			return Session{ID: id, Name: name, Model: model, CreatedAt: now, UpdatedAt: now}, nil
+	ts := now.Format(time.RFC3339Nano)
+	if name != "" {
+		if err := ValidateSessionName(name); err != nil {
+			return Session{}, err
 		}
-		if explicit || !isUnique(err) || i > 100 {
+		res, err := st.db.ExecContext(ctx, sqlSessionInsert, name, model, ts, ts)
+		if err != nil {
 			return Session{}, fmt.Errorf("create session %q: %w", name, err)
 		}
-		name = fmt.Sprintf("%s-%d", base, i)
+		id, _ := res.LastInsertId()
+		return Session{ID: id, Name: name, Model: model, CreatedAt: now, UpdatedAt: now}, nil
 	}
+	base := st.now().Format("2006-01-02-1504")
+	var s Session
+	var created, updated string
+	err := st.db.QueryRowContext(ctx, sqlSessionInsertFree, base, model, ts, ts).Scan(&s.ID, &s.Name, &created, &updated)
+	if err != nil {
+		return Session{}, fmt.Errorf("create session %s: %w", base, err)
+	}
+	s.Model, s.CreatedAt, s.UpdatedAt = model, now, now
+	return s, nil
 }
 
 // Named returns the session called name, creating it if it does not exist.

@@ -42,3 +42,66 @@ func TestSessionNamesFromTheClockNeverCollide(t *testing.T) {
 		}
 	}
 }
+
+// Any number of chats started in one minute get distinct names, also from
+// several connections at once (as several processes would), and names a
+// user chose that look like suffixes are stepped over, not collided with.
+func TestSessionNamesNeverRunOut(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	ws, _, err := Init(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+	clock := func() time.Time { return at }
+	st := NewSessions(ws.State, clock)
+	for _, taken := range []string{"2026-11-22-0930", "2026-11-22-0930-7", "2026-11-22-0930-9x", "2026-11-22-0930-x"} {
+		if _, err := st.Create(ctx, taken, "m"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := st.Create(ctx, "", "m")
+	if err != nil || s.Name != "2026-11-22-0930-8" {
+		t.Fatalf("after -7 and -9x: %q, %v", s.Name, err)
+	}
+	// Four workspaces opened on the same files, 60 sessions each, at once.
+	const conns, each = 4, 60
+	names := make(chan string, conns*each)
+	errs := make(chan error, conns*each)
+	for c := 0; c < conns; c++ {
+		go func() {
+			w, err := Open(ctx, home)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer w.Close()
+			st := NewSessions(w.State, clock)
+			for i := 0; i < each; i++ {
+				s, err := st.Create(ctx, "", "m")
+				if err != nil {
+					errs <- err
+					continue
+				}
+				names <- s.Name
+			}
+		}()
+	}
+	seen := map[string]bool{}
+	for i := 0; i < conns*each; i++ {
+		select {
+		case err := <-errs:
+			t.Fatal(err)
+		case n := <-names:
+			if seen[n] {
+				t.Fatalf("name %q given twice", n)
+			}
+			seen[n] = true
+		}
+	}
+	if !seen["2026-11-22-0930-248"] {
+		t.Errorf("expected suffixes up to -248 (8 + 240), got %d names", len(seen))
+	}
+}
