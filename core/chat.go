@@ -88,7 +88,7 @@ type turn struct {
 	session   *Session
 	now       time.Time // in the user's zone
 	bootstrap bool
-	tools     []ToolSpec
+	tools     []tool
 	agentName string
 	assembled *Assembled
 	cpt       float64
@@ -130,7 +130,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	}
 	t := &turn{session: s, agentName: get("agent.name")}
 	t.bootstrap = t.agentName == "" || get("user.name") == ""
-	t.tools = toolSpecs(t.bootstrap)
+	t.tools = toolsFor(t.bootstrap)
 
 	zone := get("user.timezone")
 	loc := time.Local
@@ -164,7 +164,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	}
 	facts := runtimeFacts{
 		AgentName: t.agentName, UserName: get("user.name"), Now: t.now, Zone: zone,
-		Model: c.ModelName, NumCtx: c.NumCtx, Tools: toolNames(t.tools),
+		Model: c.ModelName, NumCtx: c.NumCtx, Tools: toolNames(toolSpecs(t.tools)),
 	}
 	if hasPrev {
 		facts.Last = &prev
@@ -254,7 +254,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	msgs := append([]Message(nil), t.assembled.Messages...)
 	var final Reply
 	for round := 0; ; round++ {
-		req := ChatRequest{Model: c.ModelName, Messages: msgs, Tools: t.tools, NumCtx: c.NumCtx, KeepAlive: c.KeepAlive, NumPredict: c.NumPredict}
+		req := ChatRequest{Model: c.ModelName, Messages: msgs, Tools: toolSpecs(t.tools), NumCtx: c.NumCtx, KeepAlive: c.KeepAlive, NumPredict: c.NumPredict}
 		if round == maxToolRounds {
 			req.Tools = nil // last round: the model must answer in words
 		}

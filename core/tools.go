@@ -28,47 +28,47 @@ const (
 // tool results, so a confused model cannot loop forever.
 const maxToolRounds = 4
 
-// toolSpecs lists the tools offered in each mode. Bootstrap adds
-// profile_bootstrap and withholds the persona and profile writers it does not
-// need yet.
-func toolSpecs(bootstrap bool) []ToolSpec {
-	search := ToolSpec{Name: ToolMemorySearch, Description: "Search the user's notes (MEMORY.md and daily logs). Returns cited passages.",
-		Parameters: []ToolParam{
-			{Name: "query", Type: "string", Description: "words to look for", Required: true},
-			{Name: "k", Type: "integer", Description: "how many passages, 1 to 10 (default 5)"},
-		}}
-	logNote := ToolSpec{Name: ToolLogNote, Description: "Add a note to today's log.",
-		Parameters: []ToolParam{{Name: "text", Type: "string", Description: "the note", Required: true}}}
-	if bootstrap {
-		return []ToolSpec{
-			{Name: ToolProfileBootstrap, Description: "Set your name and the user's name, once, after the user confirms.",
-				Parameters: []ToolParam{
-					{Name: "agent_name", Type: "string", Description: "what the user wants to call you", Required: true},
-					{Name: "user_name", Type: "string", Description: "what to call the user", Required: true},
-				}},
-			search, logNote,
+// tool is one built-in tool: what the model is shown, in which modes it is
+// offered, and what it does. A capability adds its tools as values like
+// these in its own file and names them once in builtinTools.
+type tool struct {
+	spec ToolSpec
+	// inBootstrap and inNormal say in which mode the tool is offered.
+	inBootstrap, inNormal bool
+	run                   func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error)
+}
+
+// builtinTools lists every built-in tool in the order the model is shown
+// them. Bootstrap offers profile_bootstrap and withholds the persona and
+// profile writers it does not need yet.
+func builtinTools() []tool {
+	return []tool{
+		toolProfileBootstrap,
+		toolMemorySearch,
+		toolMemoryAppend,
+		toolLogNote,
+		toolSoulUpdate,
+		toolProfilePropose,
+	}
+}
+
+// toolsFor returns the tools offered in a mode.
+func toolsFor(bootstrap bool) []tool {
+	var out []tool
+	for _, tl := range builtinTools() {
+		if bootstrap && tl.inBootstrap || !bootstrap && tl.inNormal {
+			out = append(out, tl)
 		}
 	}
-	return []ToolSpec{
-		search,
-		{Name: ToolMemoryAppend, Description: "Add one durable fact to MEMORY.md under a section.",
-			Parameters: []ToolParam{
-				{Name: "text", Type: "string", Description: "the fact, one or two sentences", Required: true},
-				{Name: "section", Type: "string", Description: "section heading, e.g. User Facts, Preferences, Decisions"},
-			}},
-		logNote,
-		{Name: ToolSoulUpdate, Description: "Replace SOUL.md, your persona, with a new revision. Every revision is kept.",
-			Parameters: []ToolParam{
-				{Name: "content", Type: "string", Description: "the whole new SOUL.md", Required: true},
-				{Name: "reason", Type: "string", Description: "why it changes", Required: true},
-			}},
-		{Name: ToolProfilePropose, Description: "Propose a change to a profile record. It is only recorded; the user decides.",
-			Parameters: []ToolParam{
-				{Name: "key", Type: "string", Description: "e.g. user.timezone, user.pref.coffee", Required: true},
-				{Name: "value", Type: "string", Description: "the proposed value", Required: true},
-				{Name: "reason", Type: "string", Description: "why", Required: true},
-			}},
+	return out
+}
+
+func toolSpecs(tools []tool) []ToolSpec {
+	specs := make([]ToolSpec, len(tools))
+	for i, tl := range tools {
+		specs[i] = tl.spec
 	}
+	return specs
 }
 
 func toolNames(specs []ToolSpec) []string {
@@ -92,7 +92,7 @@ var errToolArgs = errors.New("invalid arguments")
 
 // runTool executes one call. It never panics and never returns a Go error to
 // the loop: a failure becomes an error result the model can read and recover
-// from. No tool takes a path, so none can reach outside the workspace.
+// from. Only the tools offered this turn can run.
 func (c *Chat) runTool(ctx context.Context, t *turn, call ToolCall) (res ToolResult) {
 	res = ToolResult{Name: call.Name, Arguments: call.Arguments}
 	defer func() {
@@ -100,17 +100,17 @@ func (c *Chat) runTool(ctx context.Context, t *turn, call ToolCall) (res ToolRes
 			res.OK, res.Result = false, fmt.Sprintf("error: tool %s failed internally: %v", call.Name, p)
 		}
 	}()
-	allowed := false
-	for _, s := range t.tools {
-		if s.Name == call.Name {
-			allowed = true
+	var run func(context.Context, *Chat, *turn, toolArgs) (string, error)
+	for _, tl := range t.tools {
+		if tl.spec.Name == call.Name {
+			run = tl.run
 		}
 	}
-	if !allowed {
-		res.Result = fmt.Sprintf("error: no tool named %q is available now; available: %s", call.Name, strings.Join(toolNames(t.tools), ", "))
+	if run == nil {
+		res.Result = fmt.Sprintf("error: no tool named %q is available now; available: %s", call.Name, strings.Join(toolNames(toolSpecs(t.tools)), ", "))
 		return res
 	}
-	out, err := c.dispatch(ctx, t, call)
+	out, err := run(ctx, c, t, toolArgs(call.Arguments))
 	if err != nil {
 		res.Result = "error: " + err.Error()
 		return res
@@ -119,10 +119,14 @@ func (c *Chat) runTool(ctx context.Context, t *turn, call ToolCall) (res ToolRes
 	return res
 }
 
-func (c *Chat) dispatch(ctx context.Context, t *turn, call ToolCall) (string, error) {
-	args := toolArgs(call.Arguments)
-	switch call.Name {
-	case ToolMemorySearch:
+var toolMemorySearch = tool{
+	spec: ToolSpec{Name: ToolMemorySearch, Description: "Search the user's notes (MEMORY.md and daily logs). Returns cited passages.",
+		Parameters: []ToolParam{
+			{Name: "query", Type: "string", Description: "words to look for", Required: true},
+			{Name: "k", Type: "integer", Description: "how many passages, 1 to 10 (default 5)"},
+		}},
+	inBootstrap: true, inNormal: true,
+	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 		q, err := args.str("query", true)
 		if err != nil {
 			return "", err
@@ -143,8 +147,17 @@ func (c *Chat) dispatch(ctx context.Context, t *turn, call ToolCall) (string, er
 			b.WriteString(recallBlock(h))
 		}
 		return b.String(), nil
+	},
+}
 
-	case ToolMemoryAppend:
+var toolMemoryAppend = tool{
+	spec: ToolSpec{Name: ToolMemoryAppend, Description: "Add one durable fact to MEMORY.md under a section.",
+		Parameters: []ToolParam{
+			{Name: "text", Type: "string", Description: "the fact, one or two sentences", Required: true},
+			{Name: "section", Type: "string", Description: "section heading, e.g. User Facts, Preferences, Decisions"},
+		}},
+	inNormal: true,
+	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 		text, err := args.str("text", true)
 		if err != nil {
 			return "", err
@@ -159,8 +172,14 @@ func (c *Chat) dispatch(ctx context.Context, t *turn, call ToolCall) (string, er
 		}
 		c.notify(fmt.Sprintf("remembered in %s:%d", r.Path, r.StartLine))
 		return fmt.Sprintf("saved to %s:%d-%d", r.Path, r.StartLine, r.EndLine), nil
+	},
+}
 
-	case ToolLogNote:
+var toolLogNote = tool{
+	spec: ToolSpec{Name: ToolLogNote, Description: "Add a note to today's log.",
+		Parameters: []ToolParam{{Name: "text", Type: "string", Description: "the note", Required: true}}},
+	inBootstrap: true, inNormal: true,
+	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 		text, err := args.str("text", true)
 		if err != nil {
 			return "", err
@@ -170,8 +189,17 @@ func (c *Chat) dispatch(ctx context.Context, t *turn, call ToolCall) (string, er
 			return "", err
 		}
 		return fmt.Sprintf("noted in %s:%d-%d", r.Path, r.StartLine, r.EndLine), nil
+	},
+}
 
-	case ToolSoulUpdate:
+var toolSoulUpdate = tool{
+	spec: ToolSpec{Name: ToolSoulUpdate, Description: "Replace SOUL.md, your persona, with a new revision. Every revision is kept.",
+		Parameters: []ToolParam{
+			{Name: "content", Type: "string", Description: "the whole new SOUL.md", Required: true},
+			{Name: "reason", Type: "string", Description: "why it changes", Required: true},
+		}},
+	inNormal: true,
+	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 		content, err := args.str("content", true)
 		if err != nil {
 			return "", err
@@ -186,8 +214,18 @@ func (c *Chat) dispatch(ctx context.Context, t *turn, call ToolCall) (string, er
 		}
 		c.notify(fmt.Sprintf("SOUL.md updated by the model (revision %d: %s); see: agent soul diff", rev.ID, oneLine(reason, 80)))
 		return fmt.Sprintf("SOUL.md saved as revision %d; it applies from the next turn", rev.ID), nil
+	},
+}
 
-	case ToolProfilePropose:
+var toolProfilePropose = tool{
+	spec: ToolSpec{Name: ToolProfilePropose, Description: "Propose a change to a profile record. It is only recorded; the user decides.",
+		Parameters: []ToolParam{
+			{Name: "key", Type: "string", Description: "e.g. user.timezone, user.pref.coffee", Required: true},
+			{Name: "value", Type: "string", Description: "the proposed value", Required: true},
+			{Name: "reason", Type: "string", Description: "why", Required: true},
+		}},
+	inNormal: true,
+	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 		key, err := args.str("key", true)
 		if err != nil {
 			return "", err
@@ -206,8 +244,17 @@ func (c *Chat) dispatch(ctx context.Context, t *turn, call ToolCall) (string, er
 		}
 		c.notify(fmt.Sprintf("proposal %d: %s = %q (accept with: agent profile accept %d)", p.ID, p.Key, p.Value, p.ID))
 		return fmt.Sprintf("proposal %d recorded; it is NOT applied. Tell the user they can accept it with: agent profile accept %d", p.ID, p.ID), nil
+	},
+}
 
-	case ToolProfileBootstrap:
+var toolProfileBootstrap = tool{
+	spec: ToolSpec{Name: ToolProfileBootstrap, Description: "Set your name and the user's name, once, after the user confirms.",
+		Parameters: []ToolParam{
+			{Name: "agent_name", Type: "string", Description: "what the user wants to call you", Required: true},
+			{Name: "user_name", Type: "string", Description: "what to call the user", Required: true},
+		}},
+	inBootstrap: true,
+	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 		agentName, err := args.str("agent_name", true)
 		if err != nil {
 			return "", err
@@ -239,8 +286,7 @@ func (c *Chat) dispatch(ctx context.Context, t *turn, call ToolCall) (string, er
 			}
 		}
 		return "saved; the profile is set and cannot be changed by you from now on", nil
-	}
-	return "", fmt.Errorf("%w: unknown tool %q", errToolArgs, call.Name)
+	},
 }
 
 // toolArgs reads a model's arguments leniently in form (numbers may arrive as
