@@ -48,6 +48,7 @@ type Index struct {
 	monitor ChangeMonitor
 	// asked is set during Reindex: the caller wants the index built.
 	asked bool
+	lock  swapLock
 }
 
 // Open opens the workspace's index.db. A missing, corrupt, foreign or
@@ -58,7 +59,7 @@ func Open(ctx context.Context, home string, warn func(string)) (*Index, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	ix := &Index{home: home, path: filepath.Join(home, FileName), warn: warn}
+	ix := &Index{home: home, path: filepath.Join(home, FileName), warn: warn, lock: swapLock{home: home}}
 	if err := ix.open(ctx); err != nil {
 		return nil, err
 	}
@@ -102,6 +103,7 @@ func (ix *Index) open(ctx context.Context) error {
 
 // Close releases the database handle.
 func (ix *Index) Close() error {
+	ix.lock.close()
 	if ix.db == nil {
 		return nil
 	}
@@ -110,9 +112,23 @@ func (ix *Index) Close() error {
 	return err
 }
 
+// enter starts an operation: it takes the swap lock shared and makes sure
+// ix.db is the file now at index.db. The returned release ends it.
+func (ix *Index) enter(ctx context.Context) (release func(), err error) {
+	if err := ix.lock.shared(); err != nil {
+		return nil, err
+	}
+	if err := ix.current(ctx); err != nil {
+		ix.lock.unlock()
+		return nil, err
+	}
+	return ix.lock.unlock, nil
+}
+
 // current makes sure ix.db is the file now at index.db: another process's
 // full rebuild replaces the file, and a long-lived Index (watch, chat) must
-// not keep reading or writing the orphaned one. It costs one stat.
+// not keep reading or writing the orphaned one. It costs one stat; under
+// the swap lock (enter) its answer holds until the operation ends.
 func (ix *Index) current(ctx context.Context) error {
 	st, err := os.Stat(ix.path)
 	switch {

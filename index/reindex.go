@@ -85,6 +85,11 @@ func (ix *Index) RefreshChanged(ctx context.Context) (Stats, error) {
 
 func (ix *Index) timedUpdate(ctx context.Context, opts ReindexOptions, changed bool) (Stats, error) {
 	start := time.Now()
+	release, err := ix.enter(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer release()
 	st, err := ix.update(ctx, opts.Full, opts.Progress, changed)
 	st.Duration = time.Since(start)
 	return st, err
@@ -316,6 +321,12 @@ func (ix *Index) rebuild(ctx context.Context, progress func(int, int)) (Stats, e
 		return Stats{}, err
 	}
 	keep = true
+	// Changes applied to the old file while this one was built (a watcher's
+	// refresh after an edit) were lost with it; a walk of the files now puts
+	// them back before anyone relies on the new file.
+	if _, err := ix.update(ctx, false, nil, true); err != nil {
+		return Stats{}, err
+	}
 	return st, nil
 }
 
@@ -375,10 +386,17 @@ func (ix *Index) build(ctx context.Context, path string, ents []entry, sum diges
 	return st, db.Close()
 }
 
-// swap renames the new file over index.db while holding an exclusive lock on
-// the old one, so no reader is mid-query and no writer mid-transaction in it;
-// a process that opened the old file notices the new inode and reopens.
+// swap renames the new file over index.db while holding the swap lock
+// exclusive, so no other operation is under way in any process, and an
+// exclusive SQLite lock on the old file, which first rolls back a hot
+// journal a crashed writer left (it must not be replayed into the new
+// file). Every later operation sees the new inode and reopens. The caller
+// holds the swap lock shared, as it is again on return.
 func (ix *Index) swap(ctx context.Context, tmpPath string) error {
+	if err := ix.lock.exclusive(); err != nil {
+		return err
+	}
+	defer ix.lock.shared()
 	var unlock func()
 	if ix.db != nil {
 		conn, err := ix.db.Conn(ctx)

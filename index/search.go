@@ -78,11 +78,12 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	// A watcher's word is asked for before looking at index.db, for
 	// answering may have meant rebuilding it.
 	fresh := opts.Fresh && !(ix.monitor == nil && vouched(ix.home))
-	if err := ix.current(ctx); err != nil {
+	release, err := ix.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer release()
 	var hits []Hit
-	var err error
 	if fresh && ix.needFull == "" {
 		hits, err = ix.freshQuery(ctx, match, k, opts)
 	} else {

@@ -24,9 +24,11 @@ type Status struct {
 
 // Status reports what the index holds and how far the files have moved on.
 func (ix *Index) Status(ctx context.Context) (Status, error) {
-	if err := ix.current(ctx); err != nil {
+	release, err := ix.enter(ctx)
+	if err != nil {
 		return Status{}, err
 	}
+	defer release()
 	ents, sum, err := walk(ix.home)
 	if err != nil {
 		return Status{}, fmt.Errorf("status %s: %w", ix.home, err)
@@ -67,9 +69,11 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 // the files: for the chat's runtime section, which must not cost a walk.
 // An index that has to be rebuilt reports zeros.
 func (ix *Index) Summary(ctx context.Context) (Status, error) {
-	if err := ix.current(ctx); err != nil {
+	release, err := ix.enter(ctx)
+	if err != nil {
 		return Status{}, err
 	}
+	defer release()
 	if ix.needFull != "" {
 		return Status{Rebuild: ix.needFull}, nil
 	}
