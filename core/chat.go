@@ -36,6 +36,11 @@ type Chat struct {
 	KeepAlive  time.Duration
 	RecallK    int
 	NoLog      bool // do not append finished turns to today's log
+	// Placement is where recall goes (PlacementExchange when empty).
+	Placement string
+	// Identity lists the capabilities that show themselves in the identity
+	// section (skills, integrations, reminders, jobs, digests).
+	Identity []IdentitySource
 
 	Now func() time.Time
 	// Confirm asks the user a yes/no question on the terminal; nil when there
@@ -50,8 +55,6 @@ type Recaller interface {
 	// Recall refreshes the index if files changed, then returns the best k
 	// passages for text (none is not an error).
 	Recall(ctx context.Context, text string, k int) ([]Recalled, error)
-	// Stats describes the index for the runtime section.
-	Stats(ctx context.Context) (files, chunks int, lastIndexed time.Time, err error)
 	// Wrote says this process has just written to the memory files.
 	Wrote()
 }
@@ -91,6 +94,7 @@ type turn struct {
 	tools     []tool
 	agentName string
 	assembled *Assembled
+	request   string // requestText of the assembled messages
 	cpt       float64
 }
 
@@ -158,24 +162,32 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 			return nil, err
 		}
 	}
-	prev, hasPrev, err := c.Sessions.Previous(ctx, s.ID)
+	prev, hasPrev, err := c.Sessions.Previous(ctx, *s)
 	if err != nil {
 		return nil, err
 	}
-	facts := runtimeFacts{
-		AgentName: t.agentName, UserName: get("user.name"), Now: t.now, Zone: zone,
+	started := t.now
+	if s.ID != 0 {
+		started = s.CreatedAt.In(loc)
+	}
+	facts := identityFacts{
+		AgentName: t.agentName, UserName: get("user.name"), Today: t.now, Started: started, Zone: zone,
 		Model: c.ModelName, NumCtx: c.NumCtx, Tools: toolNames(toolSpecs(t.tools)),
 	}
 	if hasPrev {
 		facts.Last = &prev
 	}
+	for _, src := range c.Identity {
+		blocks, err := src.Identity(ctx, t.now)
+		if err != nil {
+			c.notify("identity section: " + err.Error())
+			continue
+		}
+		facts.Blocks = append(facts.Blocks, blocks...)
+	}
 	r := <-recallDone
 	if r.err != nil {
 		c.notify("memory recall skipped: " + r.err.Error())
-	}
-	hits := r.hits
-	if c.Memory != nil {
-		facts.MemoryFiles, facts.MemoryChunks, facts.LastIndexed, _ = c.Memory.Stats(ctx)
 	}
 	if t.cpt, err = c.Sessions.CharsPerToken(ctx, c.ModelName); err != nil {
 		return nil, err
@@ -190,16 +202,49 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		summary = "# Profile\n\n(empty: the names are not set yet)"
 	}
 	in := assemblyInput{
-		Prompt: p, Bootstrap: t.bootstrap, Runtime: runtimeSection(facts),
+		Prompt: p, Bootstrap: t.bootstrap, Identity: identitySection(facts),
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
-		Recalled: hits, History: history, SessionName: s.Name, Message: message,
-		NumCtx: c.NumCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
+		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message,
+		Placement: c.Placement, NumCtx: c.NumCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
 	if t.assembled, err = assemble(in); err != nil {
 		return nil, err
 	}
+	t.request = requestText(t.assembled.Messages)
+	t.assembled.RequestBytes = len(t.request)
+	if s.ID != 0 {
+		last, err := c.Sessions.LastRequest(ctx, *s)
+		if err != nil {
+			return nil, err
+		}
+		t.assembled.PrefixReuse = sharedPrefix(last, t.request)
+	}
 	return t, nil
+}
+
+// requestText serializes a request's messages for comparing requests: what
+// one shares with the last is what the model need not evaluate again.
+func requestText(msgs []Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(m.Role)
+		b.WriteByte(0)
+		b.WriteString(m.Content)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// sharedPrefix is the length in bytes of the common prefix of a and b.
+func sharedPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }
 
 // reserve is the room kept for the reply: num_predict when set, else a
@@ -216,15 +261,21 @@ func (c *Chat) reserve() int {
 }
 
 // TurnResult is what one turn produced; it is also the --json shape.
+// PromptEvalCount and PromptEvalDuration (nanoseconds) are Ollama's, for the
+// turn's first request; PrefixReuse is how many of its RequestBytes the
+// session's previous request began with too.
 type TurnResult struct {
-	Session         string       `json:"session"`
-	Reply           string       `json:"reply"`
-	ToolCalls       []ToolResult `json:"tool_calls"`
-	PromptEvalCount int          `json:"prompt_eval_count"`
-	EvalCount       int          `json:"eval_count"`
-	Layers          []Layer      `json:"layers"`
-	Cuts            []string     `json:"cuts"`
-	Interrupted     bool         `json:"interrupted"`
+	Session            string       `json:"session"`
+	Reply              string       `json:"reply"`
+	ToolCalls          []ToolResult `json:"tool_calls"`
+	PromptEvalCount    int          `json:"prompt_eval_count"`
+	PromptEvalDuration int64        `json:"prompt_eval_duration"`
+	PrefixReuse        int          `json:"prefix_reuse"`
+	RequestBytes       int          `json:"request_bytes"`
+	EvalCount          int          `json:"eval_count"`
+	Layers             []Layer      `json:"layers"`
+	Cuts               []string     `json:"cuts"`
+	Interrupted        bool         `json:"interrupted"`
 }
 
 // Turn runs one exchange: assemble, store the user's message, call the
@@ -240,14 +291,18 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	if err != nil {
 		return nil, err
 	}
-	res := &TurnResult{Session: s.Name, Layers: t.assembled.Layers, Cuts: t.assembled.Cuts, ToolCalls: []ToolResult{}}
+	res := &TurnResult{Session: s.Name, Layers: t.assembled.Layers, Cuts: t.assembled.Cuts, ToolCalls: []ToolResult{},
+		PrefixReuse: t.assembled.PrefixReuse, RequestBytes: t.assembled.RequestBytes}
 	for _, cut := range t.assembled.Cuts {
 		c.notify("context cut to fit num_ctx " + fmt.Sprint(c.NumCtx) + ": " + cut)
 	}
 	// Stored under a context that Ctrl-C cannot cancel: the message must be
 	// saved even when the reply is interrupted.
 	store := context.WithoutCancel(ctx)
-	if _, err := c.Sessions.Append(store, s, StoredMessage{Role: "user", Content: message}); err != nil {
+	if _, err := c.Sessions.Append(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context}); err != nil {
+		return nil, err
+	}
+	if err := c.Sessions.SetLastRequest(store, *s, t.request); err != nil {
 		return nil, err
 	}
 
@@ -260,7 +315,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 		}
 		reply, err := c.Model.Chat(ctx, req, onToken)
 		if round == 0 {
-			res.PromptEvalCount = reply.PromptEvalCount
+			res.PromptEvalCount, res.PromptEvalDuration = reply.PromptEvalCount, reply.PromptEvalDuration.Nanoseconds()
 			c.calibrate(store, t, reply.PromptEvalCount)
 		}
 		res.EvalCount += reply.EvalCount

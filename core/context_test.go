@@ -13,7 +13,7 @@ import (
 func baseInput() assemblyInput {
 	return assemblyInput{
 		Prompt:  prompts.System(),
-		Runtime: "## Now\n\n- test runtime\n",
+		Identity: "## Now\n\n- test runtime\n", Note: "Sent Sunday, 22 November 2026, 09:30.",
 		Soul:    "# Soul\n\nI am calm.\n", SoulSource: "SOUL.md revision 1",
 		Profile: "# Profile\n\n- agent.name: Atlas\n", ProfileSource: "state.db: 1 profile records",
 		SessionName: "s1", Message: "what did I plan for the trip?",
@@ -36,14 +36,14 @@ func TestAssembleOrderAndRoles(t *testing.T) {
 	for _, l := range a.Layers {
 		names = append(names, l.Name)
 	}
-	if got, want := strings.Join(names, ","), "system,soul,profile,memory,history,message"; got != want {
+	if got, want := strings.Join(names, ","), "system,soul,profile,history,memory,message"; got != want {
 		t.Fatalf("layers %s, want %s", got, want)
 	}
 	roles := []string{}
 	for _, m := range a.Messages {
 		roles = append(roles, m.Role)
 	}
-	if got, want := strings.Join(roles, ","), "system,system,system,system,user,assistant,user"; got != want {
+	if got, want := strings.Join(roles, ","), "system,system,system,user,assistant,system,user"; got != want {
 		t.Fatalf("roles %s, want %s", got, want)
 	}
 	if !strings.HasPrefix(a.Messages[0].Content, prompts.System().Text[:40]) || !strings.Contains(a.Messages[0].Content, "test runtime") {
@@ -52,8 +52,8 @@ func TestAssembleOrderAndRoles(t *testing.T) {
 	if !strings.Contains(a.Messages[1].Content, "I am calm.") || !strings.Contains(a.Messages[2].Content, "Atlas") {
 		t.Error("soul or profile layer missing")
 	}
-	mem := a.Messages[3].Content
-	if !strings.Contains(mem, `source="logs/2026-11-20.md:3-5 › Trip"`) || !strings.Contains(mem, "Flights to Lisbon") {
+	mem := a.Messages[5].Content
+	if !strings.Contains(mem, `source="logs/2026-11-20.md:3-5 › Trip"`) || !strings.Contains(mem, "Flights to Lisbon") || !strings.Contains(mem, in.Note) {
 		t.Errorf("memory layer lacks the cited hit:\n%s", mem)
 	}
 	if a.Messages[6].Content != in.Message {
@@ -79,12 +79,12 @@ func TestAssembleCutsHistoryOldestFirstAndReports(t *testing.T) {
 	if a.Total > in.NumCtx-in.Reserve {
 		t.Fatalf("total %d exceeds budget %d", a.Total, in.NumCtx-in.Reserve)
 	}
-	hist := a.Layers[4]
+	hist := a.Layers[3]
 	if hist.Dropped == 0 || hist.Truncated == "" || len(a.Cuts) == 0 {
 		t.Fatalf("history cut not reported: %+v cuts=%v", hist, a.Cuts)
 	}
 	// The newest exchange survives and the window starts with a user turn.
-	msgs := a.Messages[3 : len(a.Messages)-1]
+	msgs := a.Messages[3 : len(a.Messages)-2]
 	if msgs[0].Role != "user" {
 		t.Errorf("window starts with %s", msgs[0].Role)
 	}
@@ -122,11 +122,11 @@ func TestRecallDedupAgainstHistoryAndBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem := a.Layers[3]
+	mem := a.Layers[4]
 	if mem.Items != 1 || !strings.Contains(mem.Source, "1 already in history") {
 		t.Fatalf("dedup failed: %+v", mem)
 	}
-	if strings.Contains(a.Messages[3].Content, "fourth of December") {
+	if strings.Contains(a.Messages[len(a.Messages)-2].Content, "fourth of December") {
 		t.Error("duplicate of history was recalled")
 	}
 }
@@ -147,21 +147,45 @@ func TestRecallBlockNeutralisesInjection(t *testing.T) {
 	}
 }
 
-func TestRuntimeSectionIsShortAndFactual(t *testing.T) {
+func TestIdentitySectionIsShortAndFactual(t *testing.T) {
 	loc, _ := time.LoadLocation("Europe/Berlin")
 	last := &Session{Name: "2026-11-21-1802", UpdatedAt: time.Date(2026, 11, 21, 17, 2, 0, 0, time.UTC),
 		LastUser: strings.Repeat("a long question ", 40), LastAssistant: "an answer\nwith lines"}
-	s := runtimeSection(runtimeFacts{AgentName: "Atlas", UserName: "Igor", Now: time.Date(2026, 11, 22, 9, 30, 0, 0, loc),
-		Zone: "Europe/Berlin", Model: "llama3.2:latest", NumCtx: 8192, Tools: []string{"memory_search"},
-		MemoryFiles: 3, MemoryChunks: 40, Last: last})
-	for _, want := range []string{"You are Atlas, the personal assistant of Igor", "Sunday, 22 November 2026, 09:30 (Europe/Berlin)",
-		"llama3.2:latest, context window 8192", "memory_search", "3 files, 40 passages", `"2026-11-21-1802", Sat 21 Nov 18:02`, "an answer with lines"} {
+	f := identityFacts{AgentName: "Atlas", UserName: "Igor", Today: time.Date(2026, 11, 22, 9, 30, 0, 0, loc),
+		Started: time.Date(2026, 11, 22, 9, 12, 0, 0, loc),
+		Zone:    "Europe/Berlin", Model: "llama3.2:latest", NumCtx: 8192, Tools: []string{"memory_search"}, Last: last,
+		Blocks: []IdentityBlock{
+			{Section: SectionPending, Lines: []string{"call the landlord (due Fri 27 Nov 18:00)"}},
+			{Section: SectionCapabilities, Lines: []string{"Integrations: github (12 tools)"}},
+			{Section: "Notes", Lines: []string{"an unknown section comes last"}},
+		}}
+	s := identitySection(f)
+	for _, want := range []string{"You are Atlas, the personal assistant of Igor", "Today is Sunday, 22 November 2026 (Europe/Berlin)",
+		"began at 09:12", "llama3.2:latest, context window 8192", "- Tools: memory_search.\n- Integrations: github (12 tools)\n",
+		"## Pending\n\n- call the landlord", `"2026-11-21-1802", Sat 21 Nov 18:02`, "an answer with lines"} {
 		if !strings.Contains(s, want) {
-			t.Errorf("runtime section lacks %q:\n%s", want, s)
+			t.Errorf("identity section lacks %q:\n%s", want, s)
+		}
+	}
+	order := []string{"## Now", "## Capabilities", "## Pending", "## Recent context", "## Notes"}
+	for i := 1; i < len(order); i++ {
+		if strings.Index(s, order[i-1]) >= strings.Index(s, order[i]) {
+			t.Errorf("%s does not come before %s:\n%s", order[i-1], order[i], s)
 		}
 	}
 	if est := newEstimator(0).tokens(s); est > 400 {
-		t.Errorf("runtime section ~%d tokens, want under 400", est)
+		t.Errorf("identity section ~%d tokens, want under 400", est)
+	}
+	// Nothing below the day: the same state an hour later renders the same
+	// bytes; the next day does not.
+	later := f
+	later.Today = f.Today.Add(time.Hour)
+	if identitySection(later) != s {
+		t.Error("the identity section changed within the day")
+	}
+	later.Today = f.Today.Add(24 * time.Hour)
+	if identitySection(later) == s {
+		t.Error("the identity section did not change with the date")
 	}
 }
 

@@ -86,11 +86,11 @@ func TestInjectionRecalledTextStaysFencedAndNeutralised(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	msgs := reqs[1].Messages
-	var memMsg, toolMsg string
+	var memFull, memMsg, toolMsg string
 	for _, m := range msgs {
 		switch {
-		case m.Role == "system" && strings.HasPrefix(m.Content, recallPreamble):
-			memMsg = m.Content
+		case m.Role == "system" && strings.Contains(m.Content, recallHeader):
+			memFull, memMsg = m.Content, m.Content[strings.Index(m.Content, recallHeader):]
 		case m.Role == "tool":
 			toolMsg = m.Content
 		}
@@ -101,7 +101,7 @@ func TestInjectionRecalledTextStaysFencedAndNeutralised(t *testing.T) {
 	// Everything hostile is inside a fence, and the fences are whole: once
 	// the blocks are removed, no hostile word is left in the layer.
 	for _, layer := range []struct{ name, text, head string }{
-		{"recalled-memory layer", memMsg, recallPreamble},
+		{"recalled-memory layer", memMsg, recallHeader},
 		{"memory_search result", toolMsg, ""},
 	} {
 		blocks := memoryBlock.FindAllStringSubmatch(layer.text, -1)
@@ -126,7 +126,7 @@ func TestInjectionRecalledTextStaysFencedAndNeutralised(t *testing.T) {
 	// Outside the recalled text, no message carries the hostile content:
 	// not the fixed prompt, the persona, the profile, nor the history.
 	for i, m := range msgs {
-		if m.Content == memMsg || m.Role == "tool" {
+		if m.Content == memFull || m.Role == "tool" {
 			continue
 		}
 		for _, h := range []string{"Ignore previous instructions", "DAN", "Mallory", "You are evil", "garden note"} {
@@ -409,7 +409,7 @@ func TestInjectionToolsStayInsideWorkspace(t *testing.T) {
 	entries, _ := os.ReadDir(f.home)
 	for _, e := range entries {
 		switch e.Name() {
-		case "SOUL.md", "MEMORY.md", "logs", "state.db", "state.db-wal", "state.db-shm", "index.db", "index.db-journal", ".memory.lock", ".init.lock":
+		case "SOUL.md", "MEMORY.md", "logs", "state.db", "state.db-wal", "state.db-shm", "index.db", "index.db-journal", ".memory.lock", ".init.lock", ".index.lock":
 		default:
 			t.Errorf("unexpected file in the workspace: %s", e.Name())
 		}

@@ -66,6 +66,9 @@ type Reply struct {
 	PromptEvalCount int
 	EvalCount       int
 	DoneReason      string
+	// PromptEvalDuration is how long the model spent on the prompt: small
+	// when it could reuse what it evaluated for the previous request.
+	PromptEvalDuration time.Duration
 }
 
 // ModelInfo describes an installed model. ContextLength is the longest

@@ -160,6 +160,7 @@ func (o *Ollama) Chat(ctx context.Context, req ChatRequest, onToken func(string)
 		if r.Done {
 			done = true
 			reply.PromptEvalCount = r.PromptEvalCount
+			reply.PromptEvalDuration = r.PromptEvalDuration
 			reply.EvalCount = r.EvalCount
 			reply.DoneReason = r.DoneReason
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"agent/index"
 	"agent/memory"
@@ -47,14 +46,6 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 		out[i] = Recalled{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Heading: h.Heading, Date: h.Date, Text: h.Text}
 	}
 	return out, nil
-}
-
-// Stats reports the index's size and age for the runtime section.
-func (r *IndexRecall) Stats(ctx context.Context) (files, chunks int, lastIndexed time.Time, err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	st, err := r.ix.Summary(ctx)
-	return st.Files, st.Chunks, st.LastReindex, err
 }
 
 // WatchFiles lets a long-lived process (the REPL) skip the stat walk before

@@ -26,15 +26,18 @@ type Session struct {
 
 // StoredMessage is one row of a session's transcript.
 type StoredMessage struct {
-	ID              int64      `json:"id"`
-	Role            string     `json:"role"`
-	Content         string     `json:"content"`
-	ToolCalls       []ToolCall `json:"tool_calls,omitempty"`
-	ToolName        string     `json:"tool_name,omitempty"`
-	Status          string     `json:"status"` // complete, interrupted, error
-	PromptEvalCount int        `json:"prompt_eval_count,omitempty"`
-	EvalCount       int        `json:"eval_count,omitempty"`
-	CreatedAt       time.Time  `json:"created_at"`
+	ID        int64      `json:"id"`
+	Role      string     `json:"role"`
+	Content   string     `json:"content"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	ToolName  string     `json:"tool_name,omitempty"`
+	Status    string     `json:"status"` // complete, interrupted, error
+	// Context is what a user's message was sent with (its time, recalled
+	// memory): replayed before it in later requests.
+	Context         string    `json:"context"`
+	PromptEvalCount int       `json:"prompt_eval_count,omitempty"`
+	EvalCount       int       `json:"eval_count,omitempty"`
+	CreatedAt       time.Time `json:"created_at"`
 }
 
 // Message status values.
@@ -61,7 +64,6 @@ const (
 		FROM sessions s`
 	sqlSessionByName = sqlSessionSelect + ` WHERE s.name = ?`
 	sqlSessionLatest = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
-	sqlSessionBefore = sqlSessionSelect + ` WHERE s.id != ? ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
 	sqlSessionList   = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
 	sqlSessionInsert = `INSERT INTO sessions (name, model, created_at, updated_at) VALUES (?, ?, ?, ?)`
 	// One statement, so SQLite's write lock makes the pick and the insert
@@ -75,8 +77,21 @@ const (
 		END, ?2, ?3, ?4
 		RETURNING id, name, created_at, updated_at`
 	sqlSessionTouch   = `UPDATE sessions SET updated_at = ?, model = ? WHERE id = ?`
-	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlMessagesOfSess = `SELECT id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at FROM messages WHERE session_id = ? ORDER BY id`
+	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlMessagesOfSess = `SELECT id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context FROM messages WHERE session_id = ? ORDER BY id`
+	// The session before one, as it stood when that one's first message was
+	// stored (?1: that message's id, or beyond every id): the session of the
+	// latest earlier message, and its last exchange before ?1. A snapshot by
+	// message id, so it does not change while the session goes on, whatever
+	// other sessions do meanwhile.
+	sqlPreviousSession = `SELECT s.id, s.name, s.model, s.created_at,
+		(SELECT created_at FROM messages WHERE session_id = s.id AND id < ?1 ORDER BY id DESC LIMIT 1),
+		COALESCE((SELECT content FROM messages WHERE session_id = s.id AND id < ?1 AND role = 'user' ORDER BY id DESC LIMIT 1), ''),
+		COALESCE((SELECT content FROM messages WHERE session_id = s.id AND id < ?1 AND role = 'assistant' AND content != '' ORDER BY id DESC LIMIT 1), '')
+		FROM sessions s WHERE s.id = (SELECT session_id FROM messages WHERE id < ?1 AND session_id != ?2 ORDER BY id DESC LIMIT 1)`
+	sqlFirstMessage   = `SELECT COALESCE(min(id), 9223372036854775807) FROM messages WHERE session_id = ?`
+	sqlLastRequestGet = `SELECT last_request FROM sessions WHERE id = ?`
+	sqlLastRequestSet = `UPDATE sessions SET last_request = ? WHERE id = ?`
 	sqlCalibrationGet = `SELECT chars_per_token FROM model_calibration WHERE model = ?`
 	sqlCalibrationSet = `INSERT INTO model_calibration (model, chars_per_token, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT(model) DO UPDATE SET chars_per_token = excluded.chars_per_token, updated_at = excluded.updated_at`
@@ -123,14 +138,44 @@ func (st *Sessions) Latest(ctx context.Context) (Session, error) {
 	return s, err
 }
 
-// Previous returns the most recently active session other than the one with
-// id except, for the "what happened last time" line.
-func (st *Sessions) Previous(ctx context.Context, except int64) (Session, bool, error) {
-	s, err := st.one(ctx, sqlSessionBefore, except)
-	if errors.Is(err, ErrNoSession) {
-		return s, false, nil
+// Previous returns the session before s for the identity section: the
+// session of the latest message stored before s's first one (any message,
+// for a session with none yet), with its last exchange as of then.
+func (st *Sessions) Previous(ctx context.Context, s Session) (Session, bool, error) {
+	var first int64
+	if err := st.db.QueryRowContext(ctx, sqlFirstMessage, s.ID).Scan(&first); err != nil {
+		return Session{}, false, fmt.Errorf("read sessions: %w", err)
 	}
-	return s, err == nil, err
+	var p Session
+	var created string
+	var last sql.NullString
+	err := st.db.QueryRowContext(ctx, sqlPreviousSession, first, s.ID).Scan(&p.ID, &p.Name, &p.Model, &created, &last, &p.LastUser, &p.LastAssistant)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Session{}, false, nil
+	}
+	if err != nil {
+		return Session{}, false, fmt.Errorf("read sessions: %w", err)
+	}
+	p.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+	p.UpdatedAt, _ = time.Parse(time.RFC3339Nano, last.String)
+	return p, true, nil
+}
+
+// LastRequest returns the serialized last request sent in a session ("" if
+// none), to measure how much of the next one it shares.
+func (st *Sessions) LastRequest(ctx context.Context, s Session) (string, error) {
+	var r string
+	err := st.db.QueryRowContext(ctx, sqlLastRequestGet, s.ID).Scan(&r)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return r, err
+}
+
+// SetLastRequest records the request a session just sent.
+func (st *Sessions) SetLastRequest(ctx context.Context, s Session, r string) error {
+	_, err := st.db.ExecContext(ctx, sqlLastRequestSet, r, s.ID)
+	return err
 }
 
 // List returns up to limit sessions, most recent first.
@@ -232,7 +277,7 @@ func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (in
 		return 0, fmt.Errorf("store message: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, sqlMessageInsert, s.ID, m.Role, m.Content, calls, m.ToolName, m.Status, m.PromptEvalCount, m.EvalCount, now)
+	res, err := tx.ExecContext(ctx, sqlMessageInsert, s.ID, m.Role, m.Content, calls, m.ToolName, m.Status, m.PromptEvalCount, m.EvalCount, now, m.Context)
 	if err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
 	}
@@ -256,7 +301,7 @@ func (st *Sessions) Messages(ctx context.Context, s Session) ([]StoredMessage, e
 	for rows.Next() {
 		var m StoredMessage
 		var calls, created string
-		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created); err != nil {
+		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context); err != nil {
 			return nil, fmt.Errorf("read session %s: %w", s.Name, err)
 		}
 		if calls != "" {

@@ -20,6 +20,7 @@ func sessionFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "new", Usage: "start a new session (the default)"},
 		&cli.IntFlag{Name: "num-ctx", Usage: "context window in tokens sent as num_ctx", Value: core.DefaultNumCtx, Sources: cli.EnvVars("AGENT_NUM_CTX")},
 		&cli.IntFlag{Name: "num-predict", Usage: "cap on reply tokens (0: the model's default); also the reply reserve", Sources: cli.EnvVars("AGENT_NUM_PREDICT")},
+		&cli.StringFlag{Name: "recall-placement", Usage: "where recalled memory goes: `exchange` (with each message, cache-friendly) or layer (before all history)", Value: core.PlacementExchange, Sources: cli.EnvVars("AGENT_RECALL_PLACEMENT")},
 	}
 }
 
@@ -118,6 +119,9 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 	if cmd.Int("num-predict") < 0 {
 		return nil, usagef("--num-predict must not be negative")
 	}
+	if err := core.ValidPlacement(cmd.String("recall-placement")); err != nil {
+		return nil, err
+	}
 	home, err := core.ResolveHome(a.homeFlag)
 	if err != nil {
 		return nil, err
@@ -163,6 +167,7 @@ func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	var err error
 	chat.NumCtx = int(cmd.Int("num-ctx"))
 	chat.NumPredict = int(cmd.Int("num-predict"))
+	chat.Placement = cmd.String("recall-placement")
 	chat.Now = a.now
 	chat.Notify = func(msg string) { a.warnf("%s", msg) }
 	s := &chatSession{ws: ws, chat: chat, ollama: o, mem: mem}

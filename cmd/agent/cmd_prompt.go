@@ -56,8 +56,6 @@ func (a *app) printAssembled(asm *core.Assembled) {
 		n := 1
 		if l.Name == core.LayerHistory {
 			n = l.Items
-		} else if l.Name == core.LayerMemory && l.Items == 0 {
-			n = 0
 		}
 		for i := 0; i < n && mi < len(asm.Messages); i++ {
 			m := asm.Messages[mi]
@@ -73,6 +71,6 @@ func (a *app) printAssembled(asm *core.Assembled) {
 	if len(asm.Cuts) > 0 {
 		cuts = strings.Join(asm.Cuts, "; ")
 	}
-	fmt.Fprintln(out, a.ansi("1", fmt.Sprintf("── total ~%d of %d tokens (%d kept for the reply) · mode %s · prompt sha256:%s · cuts: %s",
-		asm.Total, asm.NumCtx, asm.Reserve, asm.Mode, asm.PromptHash, cuts)))
+	fmt.Fprintln(out, a.ansi("1", fmt.Sprintf("── total ~%d of %d tokens (%d kept for the reply) · mode %s · recall placement %s · prefix shared with the last request %d of %d bytes · prompt sha256:%s · cuts: %s",
+		asm.Total, asm.NumCtx, asm.Reserve, asm.Mode, asm.Placement, asm.PrefixReuse, asm.RequestBytes, asm.PromptHash, cuts)))
 }

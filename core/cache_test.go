@@ -1,0 +1,192 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"agent/core/ollamatest"
+	"agent/profile"
+	"agent/soul"
+)
+
+// The cache rule, asserted on the wire: a local model reuses the longest
+// common prefix of consecutive requests, so within a session request N+1
+// must begin with exactly the messages of request N followed by its reply,
+// unless something the fixed layers show has changed.
+
+func wire(req api.ChatRequest) []string {
+	out := make([]string, len(req.Messages))
+	for i, m := range req.Messages {
+		out[i] = m.Role + "\x00" + m.Content
+	}
+	return out
+}
+
+// extends reports whether next begins with prev and then prev's reply.
+func extends(prev, next api.ChatRequest, reply string) bool {
+	p, n := wire(prev), wire(next)
+	return len(n) > len(p)+1 && slices.Equal(n[:len(p)], p) && n[len(p)] == "assistant\x00"+reply
+}
+
+// firstDifference names where two requests part, for failure messages.
+func firstDifference(prev, next api.ChatRequest) string {
+	p, n := wire(prev), wire(next)
+	for i := range min(len(p), len(n)) {
+		if p[i] != n[i] {
+			a, b := p[i], n[i]
+			j := sharedPrefix(a, b)
+			return fmt.Sprintf("message %d differs at byte %d: %q vs %q", i, j, clipTest(a[j:]), clipTest(b[j:]))
+		}
+	}
+	return fmt.Sprintf("%d messages vs %d", len(p), len(n))
+}
+
+const cacheReply = "Noted. I will keep that in mind for the trip."
+
+// notes gives recall something to find, so recall varies from turn to turn.
+func (f *chatFixture) notes() {
+	f.write("MEMORY.md", "# Memory\n\n## User Facts\n\n- My sister Ana lives in Porto.\n- I fly to Lisbon on the fourth of December.\n")
+	f.write("logs/2026-11-20.md", "# 2026-11-20\n\n## Trip planning\n\nBooked the hotel in Lisbon near the river.\n\n## Garden\n\nPlanted tulips by the blue door.\n")
+}
+
+var cacheQuestions = []string{
+	"when do I fly to Lisbon?", "where does my sister live?", "what did I plant?", "which hotel did I book?",
+	"remind me about the trip", "what about the garden?", "anything about Porto?", "and the blue door?",
+	"what else is planned?", "summarise what you know",
+}
+
+func TestRequestsStayAPrefixInOneProcess(t *testing.T) {
+	f := newChatFixture(t, true)
+	f.notes()
+	f.srv.Default(ollamatest.Text(cacheReply))
+	s := f.session("cache")
+	for i, q := range cacheQuestions {
+		f.now = f.now.Add(3 * time.Minute) // the time of day moves; the prefix must not
+		res, err := f.chat.Turn(context.Background(), s, q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && res.PrefixReuse == 0 {
+			t.Errorf("turn %d: prefix_reuse 0", i+1)
+		}
+	}
+	reqs := f.srv.Requests()
+	if len(reqs) != len(cacheQuestions) {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for i := 1; i < len(reqs); i++ {
+		if !extends(reqs[i-1], reqs[i], cacheReply) {
+			t.Errorf("request %d does not extend request %d: %s", i+1, i, firstDifference(reqs[i-1], reqs[i]))
+		}
+	}
+}
+
+// The same from the shell: each turn a new process (`agent chat --continue
+// "…"`), rebuilding the earlier bytes from state.db.
+func TestRequestsStayAPrefixAcrossProcesses(t *testing.T) {
+	f := newChatFixture(t, true)
+	f.notes()
+	f.srv.Default(ollamatest.Text(cacheReply))
+	f.session("cache")
+	for _, q := range cacheQuestions {
+		f.reopen()
+		f.now = f.now.Add(7 * time.Minute)
+		s, err := f.chat.Sessions.Latest(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.chat.Turn(context.Background(), &s, q, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := f.srv.Requests()
+	for i := 1; i < len(reqs); i++ {
+		if !extends(reqs[i-1], reqs[i], cacheReply) {
+			t.Errorf("request %d does not extend request %d: %s", i+1, i, firstDifference(reqs[i-1], reqs[i]))
+		}
+	}
+}
+
+// A SOUL revision, a profile change, a new day and a window cut each break
+// the prefix once; the request after each extends the changed one again.
+func TestEachStateChangeBreaksThePrefixOnce(t *testing.T) {
+	f := newChatFixture(t, true)
+	f.notes()
+	f.srv.Default(ollamatest.Text(cacheReply))
+	ctx := context.Background()
+	s := f.session("changes")
+	changes := map[int]string{
+		3: "soul", 5: "profile", 7: "date",
+	}
+	turn := func(i int) *TurnResult {
+		t.Helper()
+		f.now = f.now.Add(time.Minute)
+		res, err := f.chat.Turn(ctx, s, fmt.Sprintf("question %d about the trip", i), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for i := 1; i <= 9; i++ {
+		switch changes[i] {
+		case "soul":
+			if _, err := f.chat.Soul.Save(ctx, "# Soul\n\nI am brisk.\n", soul.Agent, "test"); err != nil {
+				t.Fatal(err)
+			}
+		case "profile":
+			if _, err := f.chat.Profile.Set(ctx, profile.ByUser("test"), "user.pref.coffee", "black"); err != nil {
+				t.Fatal(err)
+			}
+		case "date":
+			f.now = f.now.Add(24 * time.Hour)
+		}
+		turn(i)
+	}
+	reqs := f.srv.Requests()
+	for i := 1; i < len(reqs); i++ {
+		want := changes[i+1] == ""
+		if got := extends(reqs[i-1], reqs[i], cacheReply); got != want {
+			t.Errorf("turn %d (%s): extends = %v, want %v: %s", i+1, changes[i+1], got, want, firstDifference(reqs[i-1], reqs[i]))
+		}
+	}
+
+	// The window: a context too small for the whole conversation cuts it
+	// in blocks, each cut reported and breaking the prefix once, with
+	// several turns between cuts.
+	f.chat.NumCtx, f.chat.NumPredict = 3000, 256
+	s = f.session("window")
+	before := len(f.srv.Requests())
+	var dropped []int
+	for i := 0; i < 40; i++ {
+		res := turn(100 + i)
+		for _, l := range res.Layers {
+			if l.Name == LayerHistory {
+				dropped = append(dropped, l.Dropped)
+			}
+		}
+	}
+	reqs = f.srv.Requests()[before:]
+	cuts, lastCut := 0, 0
+	for i := 1; i < len(reqs); i++ {
+		cut := dropped[i] != dropped[i-1]
+		if cut {
+			cuts++
+			if i-lastCut < 3 {
+				t.Errorf("turn %d: a cut only %d turns after the last one (dropped %v)", i+1, i-lastCut, dropped)
+			}
+			lastCut = i
+		}
+		if got := extends(reqs[i-1], reqs[i], cacheReply); got == cut {
+			t.Errorf("window turn %d: cut = %v but extends = %v (dropped %v): %s", i+1, cut, got, dropped, firstDifference(reqs[i-1], reqs[i]))
+		}
+	}
+	t.Logf("messages dropped per turn: %v", dropped)
+	if cuts < 2 {
+		t.Errorf("expected the window to move at least twice in 40 turns, dropped per turn: %v", dropped)
+	}
+}
