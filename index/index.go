@@ -60,7 +60,16 @@ func Open(ctx context.Context, home string, warn func(string)) (*Index, error) {
 		warn = func(string) {}
 	}
 	ix := &Index{home: home, path: filepath.Join(home, FileName), warn: warn, lock: swapLock{home: home}}
-	if err := ix.open(ctx); err != nil {
+	// Even the first look at index.db is under the swap lock: a file
+	// replaced between the stat and the first query would otherwise be read
+	// as the orphan, with the new file's journal taken for its own.
+	if err := ix.lock.shared(); err != nil {
+		return nil, err
+	}
+	err := ix.open(ctx)
+	ix.lock.unlock()
+	if err != nil {
+		ix.lock.close()
 		return nil, err
 	}
 	return ix, nil

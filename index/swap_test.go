@@ -26,7 +26,7 @@ func TestSwapUnderConcurrentUpdatesAndReads(t *testing.T) {
 	ctx := context.Background()
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	errs := make(chan error, 3)
+	errs := make(chan error, 4)
 	loop := func(name string, step func(i int) error) {
 		wg.Add(1)
 		go func() {
@@ -50,6 +50,18 @@ func TestSwapUnderConcurrentUpdatesAndReads(t *testing.T) {
 	})
 	loop("reader", func(int) error {
 		_, err := reader.Search(ctx, "quokka", SearchOptions{K: 3})
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		return nil
+	})
+	loop("opener", func(int) error { // a new process: open, search, close
+		ix, err := Open(ctx, home, nil)
+		if err != nil {
+			return err
+		}
+		defer ix.Close()
+		_, err = ix.Search(ctx, "quokka", SearchOptions{K: 1})
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
