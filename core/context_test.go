@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -203,5 +204,101 @@ func TestCalibrate(t *testing.T) {
 	}
 	if r, _ := calibrate(4, 100000, 100); r != maxCharsPerToken*0.5+2 {
 		t.Errorf("clamp failed: %v", r)
+	}
+}
+
+// Hits that do not fit are cut, lowest-ranked first, and the cut is
+// reported in the layer and in the assembled cuts.
+func TestRecallCutIsReported(t *testing.T) {
+	in := baseInput()
+	in.NumCtx, in.Reserve = 4096, 256
+	for i := 0; i < 12; i++ {
+		in.Recalled = append(in.Recalled, Recalled{Path: fmt.Sprintf("logs/2026-10-%02d.md", i+1), StartLine: 1, EndLine: 30,
+			Text: fmt.Sprintf("passage %d %s", i, strings.Repeat("words about the trip ", 60))})
+	}
+	a, err := assemble(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := a.Layers[4]
+	if mem.Name != LayerMemory || mem.Items == 0 || mem.Dropped == 0 || mem.Items+mem.Dropped != 12 {
+		t.Fatalf("memory layer %+v", mem)
+	}
+	if !slices.Contains(a.Cuts, fmt.Sprintf("memory: dropped %d of 12 hits to fit", mem.Dropped)) {
+		t.Errorf("cut not reported: %v", a.Cuts)
+	}
+	if !strings.Contains(a.Messages[len(a.Messages)-2].Content, "passage 0 ") {
+		t.Error("the best hit was not kept")
+	}
+}
+
+// A history long enough to fill the context still leaves recall its share,
+// however the window's blocks happen to fall.
+func TestHistoryCannotStarveRecall(t *testing.T) {
+	in := baseInput()
+	in.NumCtx, in.Reserve = 4096, 256
+	probe, err := assemble(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	avail := in.NumCtx - in.Reserve - probe.Layers[0].Tokens - probe.Layers[1].Tokens - probe.Layers[2].Tokens
+	share := min(int(float64(avail)*recallShare), maxRecallTokens)
+	// One hit of 80% of recall's share, in characters at the test's 4 a token.
+	in.Recalled = []Recalled{{Path: "MEMORY.md", StartLine: 4, EndLine: 4, Heading: "User Facts", Text: strings.Repeat("Ana lives in Porto. ", share*4*8/10/20)}}
+	for n := 20; n < 200; n += 3 {
+		in.History = nil
+		for i := 0; i < n; i++ {
+			in.History = append(in.History,
+				StoredMessage{Role: "user", Content: fmt.Sprintf("question %d %s", i, strings.Repeat("x", 90)), Status: StatusComplete},
+				StoredMessage{Role: "assistant", Content: fmt.Sprintf("answer %d %s", i, strings.Repeat("y", 90)), Status: StatusComplete})
+		}
+		a, err := assemble(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mem := a.Layers[4]; mem.Items != 1 {
+			t.Fatalf("%d exchanges: recall squeezed out by history: %+v (history %+v)", n, mem, a.Layers[3])
+		}
+		if a.Total > in.NumCtx-in.Reserve {
+			t.Errorf("%d exchanges: total %d over the budget %d", n, a.Total, in.NumCtx-in.Reserve)
+		}
+		if n == 197 && a.Layers[3].Dropped == 0 {
+			t.Fatal("history was never cut: the test does not fill the context")
+		}
+	}
+}
+
+// The never-dropped layers are refused exactly when they do not fit: the
+// smallest num_ctx that works leaves no room to spare, and one token less
+// fails.
+func TestFixedLayersRefusedAtTheBoundary(t *testing.T) {
+	in := baseInput()
+	in.Reserve = 100
+	fits := func(n int) bool {
+		in.NumCtx = n
+		_, err := assemble(in)
+		if err != nil && !errors.Is(err, ErrContextTooSmall) {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+	lo, hi := 1, 100000 // fits(hi), !fits(lo)
+	for lo+1 < hi {
+		if mid := (lo + hi) / 2; fits(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	in.NumCtx = hi
+	a, err := assemble(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	est := newEstimator(in.CharsPerToken)
+	need := in.Reserve + a.Layers[0].Tokens + a.Layers[1].Tokens + a.Layers[2].Tokens + a.Layers[5].Tokens +
+		est.message(Message{Content: turnContext(in.Note, "")})
+	if hi != need {
+		t.Errorf("smallest num_ctx that fits is %d; the never-dropped layers need exactly %d", hi, need)
 	}
 }

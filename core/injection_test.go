@@ -300,9 +300,17 @@ func TestInjectionBootstrapNeedsTheUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.chat.Confirm = func(string) bool { return true }
-	// With user.name set the mode is still bootstrap (agent.name missing).
+	// With user.name set the mode is still bootstrap (agent.name missing):
+	// the bootstrap prompt and tools are what is sent.
+	if asm, err := f.chat.Assemble(ctx, s, "hi"); err != nil || asm.Mode != "bootstrap" || asm.Prompt != prompts.Bootstrap().Name {
+		t.Fatalf("with only user.name set: mode %q, prompt %q, %v", asm.Mode, asm.Prompt, err)
+	}
 	if _, err := f.chat.Turn(ctx, s, "hi", nil); err != nil {
 		t.Fatal(err)
+	}
+	last := f.srv.Requests()[len(f.srv.Requests())-1]
+	if !strings.HasPrefix(last.Messages[0].Content, prompts.Bootstrap().Text[:60]) || len(last.Tools) == 0 || last.Tools[0].Function.Name != ToolProfileBootstrap {
+		t.Errorf("with only user.name set the request is not a bootstrap one: %q…, %d tools", clipTest(last.Messages[0].Content), len(last.Tools))
 	}
 	if v, _, _ := ps.Get(ctx, "user.name"); v != "Igor" {
 		t.Errorf("user.name overwritten with %q", v)
