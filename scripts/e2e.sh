@@ -98,13 +98,13 @@ e2e_chat() {
 
 	ag chat --continue --json "and when do I fly back from Lisbon?"
 	check "chat --continue --json: exit 0, stderr empty" eval 'code_is 0 && err_empty'
-	check "chat --json: the reply and the model's counts" out_has '"reply":"[^"]+".*"prompt_eval_count":[1-9][0-9]*,"eval_count":[1-9]'
+	check "chat --json: the reply and the model's counts" out_has '"reply":"[^"]+".*"prompt_eval_count":[1-9][0-9]*,"prompt_eval_duration":[1-9][0-9]*,"prefix_reuse":[0-9]+,"request_bytes":[1-9][0-9]*,"eval_count":[1-9]'
 	local pec fixed
 	pec="$(json_int prompt_eval_count)"
 	fixed=$(( $(layer_tokens system) + $(layer_tokens soul) + $(layer_tokens profile) ))
 	check "the whole layered prompt reached the model: prompt_eval_count $pec >= layers 1-3 estimate $fixed" \
 		eval '[ "${pec:-0}" -ge "$fixed" ] && [ "$fixed" -gt 0 ]'
-	check "chat --continue carried the first exchange as history" out_has '"name":"history","source":"session [^"]+","tokens":[0-9]+,"chars":[0-9]+,"items":2'
+	check "chat --continue carried the first exchange as history" out_has '"name":"history","source":"session [^"]+","tokens":[0-9]+,"chars":[0-9]+,"items":3'
 	check "chat recalled the log entry" out_has '"name":"memory","source":"index: [1-9]'
 
 	ag sessions show --json
@@ -112,6 +112,32 @@ e2e_chat() {
 
 	ag --model nosuch chat "hi"
 	check "chat with a model not installed: exit 4, says what to pull" eval 'code_is 4 && err_has "model nosuch:latest not found: run .ollama pull nosuch:latest."'
+}
+
+# e2e_cache: a local model keeps the prompt it evaluated and reuses the
+# longest common prefix of the next request. Eight turns of one session,
+# each a new process (`chat --continue`): from the second on, the request
+# begins with the previous one, so the real server evaluates only the new
+# part. Measured against a cold request of the same session: the model is
+# unloaded first, so the whole prompt is evaluated again. The ratio, not a
+# time, is asserted.
+e2e_cache() {
+	local i durs="" reuse_ok=1 cold ratio
+	ag chat --session cache --json "turn 1: let us plan the week"
+	check "cache: first turn of a new session" code_is 0
+	for i in 2 3 4 5 6 7 8; do
+		ag chat --continue --json "turn $i: and what comes next?"
+		[ "$CODE" = 0 ] || { check "cache: turn $i" code_is 0; return; }
+		durs="$durs $(json_int prompt_eval_duration)"
+		awk -v r="$(json_int prefix_reuse)" -v b="$(json_int request_bytes)" 'BEGIN { exit !(b > 0 && r / b >= 0.95) }' || reuse_ok=0
+	done
+	check "cache: turns 2-8 each share >= 95% of their bytes with the previous request" [ "$reuse_ok" = 1 ]
+	OLLAMA_HOST="$OLLAMA_HOST" "$OLLAMA_BIN" stop "$OLLAMA_TINY_MODEL" >/dev/null 2>&1
+	ag chat --continue --json "turn 9: after the model was unloaded"
+	cold="$(json_int prompt_eval_duration)"
+	ratio="$(awk -v c="$cold" -v d="$durs" 'BEGIN { n = split(d, a, " "); s = 0; for (i = 1; i <= n; i++) s += a[i]; if (c > 0) printf "%.3f", s / n / c; else print "inf" }')"
+	echo "e2e: cache: prompt_eval_duration per turn (ns):$durs; cold $cold; mean/cold $ratio"
+	check "cache: a cached turn costs <= 0.25x a cold one (mean/cold $ratio)" awk -v r="$ratio" 'BEGIN { exit !(r != "inf" && r <= 0.25) }'
 }
 
 start=$SECONDS
@@ -128,6 +154,7 @@ mkdir -p "$HOME"
 e2e_setup
 e2e_doctor
 e2e_chat
+e2e_cache
 
 echo "e2e: took $((SECONDS - start))s"
 echo "e2e: $passed passed, $failed failed"
