@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -189,6 +190,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	if r.err != nil {
 		c.notify("memory recall skipped: " + r.err.Error())
 	}
+	r.hits = withoutSession(r.hits, s.Name)
 	if t.cpt, err = c.Sessions.CharsPerToken(ctx, c.ModelName); err != nil {
 		return nil, err
 	}
@@ -383,6 +385,22 @@ func (c *Chat) calibrate(ctx context.Context, t *turn, promptEvalCount int) {
 	}
 }
 
+// withoutSession drops the hits that are this session's own logged turns:
+// they are the conversation, which the window carries or deliberately left
+// behind; recalled back, each would be stored again with the next exchange
+// and the history would fill with copies of itself. memory_search still
+// finds them.
+func withoutSession(hits []Recalled, session string) []Recalled {
+	if session == "" {
+		return hits
+	}
+	suffix := turnHeadingMark + session
+	return slices.DeleteFunc(hits, func(h Recalled) bool { return strings.HasSuffix(h.Heading, suffix) })
+}
+
+// turnHeadingMark separates a logged turn's time from its session name.
+const turnHeadingMark = " · session "
+
 // logTurn appends a finished exchange to today's log so conversations become
 // searchable memory, under a "### HH:MM · session NAME" heading.
 func (c *Chat) logTurn(t *turn, message, reply string) error {
@@ -391,7 +409,7 @@ func (c *Chat) logTurn(t *turn, message, reply string) error {
 		who = "Assistant"
 	}
 	body := "**User:** " + strings.TrimSpace(message) + "\n\n**" + who + ":** " + strings.TrimSpace(reply)
-	heading := t.now.Format("15:04") + " · session " + t.session.Name
+	heading := t.now.Format("15:04") + turnHeadingMark + t.session.Name
 	_, err := memory.AppendLogEntry(c.WS.Home, t.now, heading, body)
 	return err
 }

@@ -118,15 +118,24 @@ type assemblyInput struct {
 // Recall may use at most this share of what the fixed layers leave, so a
 // long conversation keeps its recent turns and a short one its memory.
 const (
-	recallShare     = 0.35
+	recallShare     = 0.15
 	maxRecallTokens = 2000
 )
 
-// blockCharsPerToken converts the history budget into the character size of
-// the window's blocks. It is fixed, not the calibrated ratio, so that where
-// the blocks begin never moves when calibration does: only whether a block
-// still fits depends on the estimate.
-const blockCharsPerToken = defaultCharsPerToken
+// blockRatio is the characters per token used to size the window's blocks:
+// the calibrated ratio floored to a coarse step (1, 2 or 3), so that where
+// the blocks begin moves only if the model's ratio crosses a step, not with
+// each turn's calibration, while a block stays under half the history
+// budget even for a model of one character a token.
+func blockRatio(cpt float64) float64 {
+	switch {
+	case cpt < 2:
+		return 1
+	case cpt < 3:
+		return 2
+	}
+	return 3
+}
 
 // assemble fits the layers into the budget. Layers 1–3 and the new message
 // are never cut: if they alone do not fit, it fails and says which is large.
@@ -189,7 +198,7 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	avail := budget - fixedTokens
 	recallCap := min(int(float64(avail)*recallShare), maxRecallTokens)
 	histBudget := avail - recallCap - msgTokens - noteTokens
-	blockChars := int(float64(avail-recallCap) / 2 * blockCharsPerToken)
+	blockChars := int(float64(avail-recallCap) / 2 * blockRatio(est.charsPerToken))
 
 	history, histLayer := fitHistory(est, in.History, histBudget, blockChars, in.SessionName, placement)
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens // at least recallCap
@@ -222,19 +231,13 @@ func assemble(in assemblyInput) (*Assembled, error) {
 }
 
 // turnContext is the system message sent just before a new message (and
-// stored with it): the time it was sent, then its recalled memory.
+// stored with it): the time it was sent, then its recalled memory. Short,
+// since every exchange in the window carries one.
 func turnContext(note, recalled string) string {
-	var b strings.Builder
-	b.WriteString("# Context for the user's message\n\n")
-	if note != "" {
-		b.WriteString(note)
-		b.WriteString("\n")
+	if recalled == "" {
+		return note
 	}
-	if recalled != "" {
-		b.WriteString("\n")
-		b.WriteString(recalled)
-	}
-	return b.String()
+	return note + "\n\n" + recalled
 }
 
 // exchange is one user message with what goes with it in the window: its
@@ -285,10 +288,14 @@ func statusMark(status string) string {
 
 // fitHistory keeps the most recent exchanges that fit, whole. The window
 // does not slide one exchange per turn: the transcript is divided, from its
-// start, into blocks of about blockChars, and the window begins at the
-// earliest block from which everything fits. Block boundaries depend only on
-// earlier exchanges, so the window's start stays put for many turns and
+// start, into blocks of about blockChars (a block begins at the first
+// exchange past each multiple of blockChars), and the window begins at the
+// earliest block from which everything fits. Block boundaries depend only
+// on earlier exchanges, so the window's start stays put for many turns and
 // then jumps a whole block; between jumps each request extends the last.
+// If not even the last block fits (exchanges large against the budget),
+// the same is tried with blocks of half the size, and so on: those
+// boundaries include the coarser ones, so the window still moves in steps.
 func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, session, placement string) ([]Message, Layer) {
 	layer := Layer{Name: LayerHistory, Source: "session " + session}
 	if session == "" {
@@ -302,22 +309,15 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 			tokens[i] += est.message(m)
 		}
 	}
-	start := -1
-	size := 0 // of the block so far
-	for i := range ex {
-		if i == 0 || size >= blockChars { // a block begins at exchange i
-			if tokens[i] <= budget {
+	start := len(ex) // nothing fits: an empty window
+	for size := max(blockChars, 1); size >= 1 && start == len(ex); size /= 2 {
+		before := 0 // characters of the exchanges before i
+		for i := range ex {
+			if (i == 0 || before/size > (before-ex[i-1].chars)/size) && tokens[i] <= budget {
 				start = i
 				break
 			}
-			size = 0
-		}
-		size += ex[i].chars
-	}
-	if start < 0 { // even the last block is too big: the latest exchanges that fit
-		start = len(ex)
-		for start > 0 && tokens[start-1] <= budget {
-			start--
+			before += ex[i].chars
 		}
 	}
 	var kept []Message

@@ -14,7 +14,7 @@ import (
 func baseInput() assemblyInput {
 	return assemblyInput{
 		Prompt:   prompts.System(),
-		Identity: "## Now\n\n- test runtime\n", Note: "Sent Sunday, 22 November 2026, 09:30.",
+		Identity: "## Now\n\n- test runtime\n", Note: "[sent Sun 22 Nov 2026 09:30]",
 		Soul: "# Soul\n\nI am calm.\n", SoulSource: "SOUL.md revision 1",
 		Profile: "# Profile\n\n- agent.name: Atlas\n", ProfileSource: "state.db: 1 profile records",
 		SessionName: "s1", Message: "what did I plan for the trip?",

@@ -68,7 +68,7 @@ func identitySection(f identityFacts) string {
 	if zone == "" {
 		zone = "local time; the user has not set user.timezone"
 	}
-	fmt.Fprintf(&b, "- Today is %s (%s). This conversation began at %s; each message comes with the time it was sent.\n",
+	fmt.Fprintf(&b, "- Today is %s (%s). This conversation began at %s; each of the user's messages follows a note of the time it was sent.\n",
 		f.Today.Format("Monday, 2 January 2006"), zone, f.Started.Format("15:04"))
 	fmt.Fprintf(&b, "- Model: %s, context window %d tokens.\n", f.Model, f.NumCtx)
 
@@ -111,5 +111,5 @@ func identitySection(f identityFacts) string {
 
 // timeNote is the per-turn runtime note: the time a message was sent.
 func timeNote(now time.Time) string {
-	return "Sent " + now.Format("Monday, 2 January 2006, 15:04") + "."
+	return "[sent " + now.Format("Mon 2 Jan 2006 15:04") + "]"
 }

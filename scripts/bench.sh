@@ -79,3 +79,4 @@ echo "| one-shot \`agent chat\` process, wall, median, no watcher (stat walk) | 
 echo "| for scale: \`agent --version\` process, wall, median | $startup ms | |"
 echo "| floor: the stack floor running only the turn's recall statement, wall, median | $chatfloor ms | |"
 echo "| for scale: the sqlite3 CLI running that statement, wall, median | $sqlitefloor ms | |"
+bash "$root/scripts/bench-cache.sh"
