@@ -158,7 +158,7 @@ func TestEachStateChangeBreaksThePrefixOnce(t *testing.T) {
 	// The window: a context too small for the whole conversation cuts it
 	// in blocks, each cut reported and breaking the prefix once, with
 	// several turns between cuts.
-	f.chat.NumCtx, f.chat.NumPredict = 3000, 256
+	f.chat.NumCtx, f.chat.NumPredict = 2600, 256
 	s = f.session("window")
 	before := len(f.srv.Requests())
 	var dropped []int

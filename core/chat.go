@@ -44,6 +44,8 @@ type Chat struct {
 	Identity []IdentitySource
 
 	Now func() time.Time
+	// notices, during a turn, collects what notify says, for its result.
+	notices *[]string
 	// Confirm asks the user a yes/no question on the terminal; nil when there
 	// is no terminal, in which case anything needing consent is refused.
 	Confirm func(question string) bool
@@ -75,9 +77,41 @@ func NewChat(ws *Workspace, model Model, modelName string, mem Recaller) *Chat {
 }
 
 func (c *Chat) notify(msg string) {
+	if c.notices != nil {
+		*c.notices = append(*c.notices, msg)
+	}
 	if c.Notify != nil {
 		c.Notify(msg)
 	}
+}
+
+// zone resolves user.timezone; "" or one that does not load (said once,
+// through notify) is the machine's local time, named "".
+func (c *Chat) zone(name string) (*time.Location, string) {
+	if name == "" {
+		return time.Local, ""
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		c.notify(fmt.Sprintf("user.timezone %q does not load (%v): using local time", name, err))
+		return time.Local, ""
+	}
+	return l, name
+}
+
+// StartSession creates a session: called name, or named from the clock in
+// the user's zone (the zone the logs use too) when name is "". A name taken
+// meanwhile by another process is that session.
+func (c *Chat) StartSession(ctx context.Context, name string) (Session, error) {
+	if name != "" {
+		return c.Sessions.Named(ctx, name, c.ModelName)
+	}
+	tz, _, err := c.Profile.Get(ctx, "user.timezone")
+	if err != nil {
+		return Session{}, err
+	}
+	loc, _ := c.zone(tz)
+	return c.Sessions.CreateAt(ctx, c.Now().In(loc), c.ModelName)
 }
 
 func (c *Chat) recall(ctx context.Context, text string, k int) ([]Recalled, error) {
@@ -137,16 +171,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	t.bootstrap = t.agentName == "" || get("user.name") == ""
 	t.tools = toolsFor(t.bootstrap)
 
-	zone := get("user.timezone")
-	loc := time.Local
-	if zone != "" {
-		if l, err := time.LoadLocation(zone); err == nil {
-			loc = l
-		} else {
-			c.notify(fmt.Sprintf("user.timezone %q does not load (%v): using local time", zone, err))
-			zone = ""
-		}
-	}
+	loc, zone := c.zone(get("user.timezone"))
 	t.now = c.Now().In(loc)
 
 	doc, err := c.Soul.Load(ctx)
@@ -278,6 +303,10 @@ type TurnResult struct {
 	Layers             []Layer      `json:"layers"`
 	Cuts               []string     `json:"cuts"`
 	Interrupted        bool         `json:"interrupted"`
+	// Notices is what the turn told the user on stderr (cuts, proposals,
+	// tools not run); Error why it failed, "" when it did not.
+	Notices []string `json:"notices"`
+	Error   string   `json:"error"`
 }
 
 // Turn runs one exchange: assemble, store the user's message, call the
@@ -285,7 +314,15 @@ type TurnResult struct {
 // rounds, store the reply, and append the turn to today's log. The user's
 // message is stored before the model is called; a reply cut short by an
 // error or Ctrl-C is stored too, marked, and returned with the error.
-func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken func(string)) (*TurnResult, error) {
+func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken func(string)) (res *TurnResult, err error) {
+	notices := []string{}
+	c.notices = &notices
+	defer func() {
+		c.notices = nil
+		if res != nil {
+			res.Notices = notices
+		}
+	}()
 	if strings.TrimSpace(message) == "" {
 		return nil, fmt.Errorf("%w: empty message", ErrInvalidInput)
 	}
@@ -293,7 +330,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	if err != nil {
 		return nil, err
 	}
-	res := &TurnResult{Session: s.Name, Layers: t.assembled.Layers, Cuts: t.assembled.Cuts, ToolCalls: []ToolResult{},
+	res = &TurnResult{Session: s.Name, Layers: t.assembled.Layers, Cuts: t.assembled.Cuts, ToolCalls: []ToolResult{},
 		PrefixReuse: t.assembled.PrefixReuse, RequestBytes: t.assembled.RequestBytes}
 	for _, cut := range t.assembled.Cuts {
 		c.notify("context cut to fit num_ctx " + fmt.Sprint(c.NumCtx) + ": " + cut)

@@ -196,26 +196,33 @@ func (st *Sessions) List(ctx context.Context, limit int) ([]Session, error) {
 	return out, rows.Err()
 }
 
-// Create starts a session. An empty name gets one from the clock in the
-// user's zone ("2026-11-22-0930"); if that is taken, the database picks the
-// next free suffix ("-2", "-3", …) in the same INSERT, so any number of chats
-// started in one minute, by any number of processes, get distinct names
-// without a retry loop. An explicit name that is taken is an error.
+// Create starts a session called name, or named from the clock (in the
+// machine's zone; Chat.StartSession uses the user's) when name is "".
 func (st *Sessions) Create(ctx context.Context, name, model string) (Session, error) {
+	if name == "" {
+		return st.CreateAt(ctx, st.now(), model)
+	}
+	if err := ValidateSessionName(name); err != nil {
+		return Session{}, err
+	}
 	now := st.now().UTC()
 	ts := now.Format(time.RFC3339Nano)
-	if name != "" {
-		if err := ValidateSessionName(name); err != nil {
-			return Session{}, err
-		}
-		res, err := st.db.ExecContext(ctx, sqlSessionInsert, name, model, ts, ts)
-		if err != nil {
-			return Session{}, fmt.Errorf("create session %q: %w", name, err)
-		}
-		id, _ := res.LastInsertId()
-		return Session{ID: id, Name: name, Model: model, CreatedAt: now, UpdatedAt: now}, nil
+	res, err := st.db.ExecContext(ctx, sqlSessionInsert, name, model, ts, ts)
+	if err != nil {
+		return Session{}, fmt.Errorf("create session %q: %w", name, err)
 	}
-	base := st.now().Format("2006-01-02-1504")
+	id, _ := res.LastInsertId()
+	return Session{ID: id, Name: name, Model: model, CreatedAt: now, UpdatedAt: now}, nil
+}
+
+// CreateAt starts a session named from at's wall clock ("2026-11-22-0930").
+// If that is taken, the database picks the next free suffix ("-2", "-3", …)
+// in the same INSERT, so any number of chats started in one minute, by any
+// number of processes, get distinct names without a retry loop.
+func (st *Sessions) CreateAt(ctx context.Context, at time.Time, model string) (Session, error) {
+	now := st.now().UTC()
+	ts := now.Format(time.RFC3339Nano)
+	base := at.Format("2006-01-02-1504")
 	var s Session
 	var created, updated string
 	err := st.db.QueryRowContext(ctx, sqlSessionInsertFree, base, model, ts, ts).Scan(&s.ID, &s.Name, &created, &updated)

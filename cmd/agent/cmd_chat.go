@@ -174,8 +174,22 @@ func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	switch {
 	case cmd.Bool("continue"):
 		s.session, err = chat.Sessions.Latest(ctx)
+		if errors.Is(err, core.ErrNoSession) {
+			// As other chat tools do: nothing to continue is a new start.
+			a.infof("no previous session to continue: starting a new one")
+			s.session, err = core.Session{}, nil
+		}
 	case cmd.String("session") != "":
-		s.session, err = chat.Sessions.Named(ctx, cmd.String("session"), chat.ModelName)
+		name := cmd.String("session")
+		if err = core.ValidateSessionName(name); err != nil {
+			break
+		}
+		s.session, err = chat.Sessions.Get(ctx, name)
+		if errors.Is(err, core.ErrNoSession) {
+			// Created when its first message is stored, not before: a
+			// prompt or a failed start leaves nothing behind.
+			s.session, err = core.Session{Name: name}, nil
+		}
 	}
 	if err != nil {
 		s.close()
@@ -184,14 +198,16 @@ func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	return s, nil
 }
 
-// ensureSession creates the session on first use, so `agent prompt` and a
-// REPL that is left without a word create nothing.
+// ensureSession creates the session on first use, so `agent prompt`, a
+// REPL that is left without a word and a chat that cannot start create
+// nothing. A session named by --session keeps its name; others are named
+// from the clock in the user's zone.
 func (s *chatSession) ensureSession(ctx context.Context) error {
 	if s.session.ID != 0 {
 		return nil
 	}
 	var err error
-	s.session, err = s.chat.Sessions.Create(ctx, "", s.chat.ModelName)
+	s.session, err = s.chat.StartSession(ctx, s.session.Name)
 	return err
 }
 
@@ -212,7 +228,21 @@ func (a *app) checkModel(ctx context.Context, s *chatSession) error {
 
 func (a *app) oneShot(ctx context.Context, s *chatSession, message string) error {
 	if err := a.checkModel(ctx, s); err != nil {
-		return err
+		if !errors.Is(err, core.ErrModelUnavailable) {
+			return err
+		}
+		// The model cannot answer now; the message is kept, marked, in its
+		// session, so --continue finds it when the model is back.
+		if serr := s.ensureSession(ctx); serr != nil {
+			return errors.Join(err, serr)
+		}
+		if _, serr := s.chat.Sessions.Append(context.WithoutCancel(ctx), &s.session, core.StoredMessage{Role: "user", Content: message, Status: core.StatusError}); serr != nil {
+			return errors.Join(err, serr)
+		}
+		if a.jsonOut {
+			a.writeJSON(&core.TurnResult{Session: s.session.Name, ToolCalls: []core.ToolResult{}, Layers: []core.Layer{}, Cuts: []string{}, Notices: []string{}, Error: err.Error()})
+		}
+		return fmt.Errorf("%w\nyour message is saved in session %s, marked unanswered", err, s.session.Name)
 	}
 	if err := s.ensureSession(ctx); err != nil {
 		return err
@@ -225,11 +255,18 @@ func (a *app) oneShot(ctx context.Context, s *chatSession, message string) error
 	if !a.jsonOut && res != nil && res.Reply != "" && !strings.HasSuffix(res.Reply, "\n") {
 		io.WriteString(a.io.Out, "\n")
 	}
+	if a.jsonOut && res != nil {
+		// Every outcome once the session exists: scripts read
+		// "interrupted" and "error" rather than guess from the exit code.
+		if err != nil {
+			res.Error = err.Error()
+		}
+		if werr := a.writeJSON(res); err == nil {
+			err = werr
+		}
+	}
 	if err != nil {
 		return turnError(err)
-	}
-	if a.jsonOut {
-		return a.writeJSON(res)
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func (a *app) sessionsCommand() *cli.Command {
 						return a.writeJSON(list)
 					}
 					if len(list) == 0 {
-						return silentExit(exitNotFound)
+						return nil // an empty list is no error: nothing to print
 					}
 					if !a.io.OutTTY {
 						for _, s := range list {
