@@ -69,23 +69,48 @@ func (o *Ollama) Host() string { return o.host }
 
 // Version asks the server for its version; it is also the reachability check.
 func (o *Ollama) Version(ctx context.Context) (string, error) {
+	ctx, cancel := o.quick(ctx)
+	defer cancel()
 	v, err := o.client.Version(ctx)
 	if err != nil {
-		return "", o.classify(err, "")
+		return "", o.classify(o.late(ctx, err), "")
 	}
 	return v, nil
+}
+
+// errNoAnswer is the cause of a quick request's deadline.
+var errNoAnswer = errors.New("no answer")
+
+// quick bounds a request that a working server answers at once (version,
+// show): a server that accepts the connection and never answers — wedged,
+// or the port held by something else — must not hang the terminal. The
+// bound is the stall timeout, the longest the user agreed to wait for a
+// silent server.
+func (o *Ollama) quick(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, ollamaTimeout(o.StallTimeout, DefaultStallTimeout), errNoAnswer)
+}
+
+// late words a quick request that ran out of time.
+func (o *Ollama) late(ctx context.Context, err error) error {
+	if errors.Is(context.Cause(ctx), errNoAnswer) {
+		return &ollamaError{msg: fmt.Sprintf("Ollama at %s accepted the connection but did not answer within %s (a wedged server, or another program on its port?)",
+			o.host, ollamaTimeout(o.StallTimeout, DefaultStallTimeout)), cause: err}
+	}
+	return err
 }
 
 // Show describes an installed model. The context length comes from the
 // model's own metadata, "<architecture>.context_length".
 func (o *Ollama) Show(ctx context.Context, name string) (ModelInfo, error) {
+	ctx, cancel := o.quick(ctx)
+	defer cancel()
 	resp, err := o.client.Show(ctx, &api.ShowRequest{Model: name})
 	if err != nil {
 		var se api.StatusError
 		if errors.As(err, &se) && se.StatusCode == http.StatusNotFound {
 			return ModelInfo{}, ollamaModelNotFound(name)
 		}
-		return ModelInfo{}, o.classify(err, name)
+		return ModelInfo{}, o.classify(o.late(ctx, err), name)
 	}
 	info := ModelInfo{
 		Name:          NormalizeModel(name),
@@ -294,6 +319,10 @@ func ollamaNotFound(msg string) bool {
 // classify turns an api client error into one that says what happened and
 // what to do. name is the model involved, if any.
 func (o *Ollama) classify(err error, name string) error {
+	var oe *ollamaError
+	if errors.As(err, &oe) {
+		return err // already worded
+	}
 	var op *net.OpError
 	var se api.StatusError
 	switch {

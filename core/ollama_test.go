@@ -3,6 +3,7 @@ package core_test
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"reflect"
 	"strings"
@@ -296,5 +297,54 @@ func TestNormalizeModel(t *testing.T) {
 		if got := core.NormalizeModel(in); got != want {
 			t.Errorf("NormalizeModel(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A server that accepts the connection and never answers: the start-up
+// check gives up after the stall timeout, as unavailable, saying why,
+// instead of hanging (the test's own deadline is only a backstop).
+func TestCheckGivesUpOnASilentServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := make(chan net.Conn, 16)
+	accepting := make(chan struct{})
+	defer func() {
+		ln.Close()
+		<-accepting
+		close(held)
+		for c := range held {
+			c.Close()
+		}
+	}()
+	go func() {
+		defer close(accepting)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held <- c // held open, never answered
+		}
+	}()
+	t.Setenv("OLLAMA_HOST", ln.Addr().String())
+	o, err := core.NewOllama(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.StallTimeout = 150 * time.Millisecond
+	done := make(chan error, 1)
+	go func() {
+		_, err := o.Check(context.Background(), "tiny")
+		done <- err
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("Check still waiting on a silent server after a minute")
+	}
+	if !errors.Is(err, core.ErrModelUnavailable) || !strings.Contains(err.Error(), "did not answer within 150ms") {
+		t.Fatalf("err = %v", err)
 	}
 }
