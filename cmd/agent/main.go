@@ -3,6 +3,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -42,23 +43,39 @@ type app struct {
 func run(ctx context.Context, args []string, streams *iostreams) int {
 	ctx, detach := cancelOnSignal(ctx)
 	defer detach()
+	// A reader that goes away (`agent chat … | head -c 20`) must not kill
+	// the process mid-turn: with SIGPIPE handled, a write to the closed
+	// stdout fails with EPIPE instead, the turn is stored in full, and the
+	// command ends quietly. (Notify, not Ignore: an editor we start must
+	// not inherit an ignored SIGPIPE.)
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
 	a := &app{io: streams, now: time.Now, detachSignals: detach}
 	root := a.rootCommand()
 	err := root.Run(ctx, args)
+	if errors.Is(err, syscall.EPIPE) {
+		return exitOK // the reader left; there is nobody to tell
+	}
 	if err != nil {
 		reportError(streams.Err, err)
 	}
 	return exitCode(err)
 }
 
-// cancelOnSignal returns a context cancelled by SIGINT or SIGTERM, and a
+// stopSignals end a command the way Ctrl-C does: the terminal closing
+// (SIGHUP) and `kill` or a service manager's stop (SIGTERM) too, so a reply
+// in progress is stored and marked and the locks are released.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// cancelOnSignal returns a context cancelled by any of stopSignals, and a
 // function that stops listening without cancelling it (unlike
-// signal.NotifyContext's stop), so the REPL can take Ctrl-C over and keep
-// its context alive.
+// signal.NotifyContext's stop), so the REPL can take them over and keep its
+// context alive.
 func cancelOnSignal(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, stopSignals...)
 	done := make(chan struct{})
 	var once sync.Once
 	go func() {

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/chzyer/readline"
 
@@ -67,9 +68,23 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 	} else {
 		a.warnf("new session; /help for commands, Ctrl-D to leave")
 	}
+	// Ctrl-C stops the reply in progress; SIGTERM and SIGHUP (the terminal
+	// closed) stop it too and then end the REPL, after the reply is stored.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
+	quit := make(chan os.Signal, 1)
+	signal.Notify(quit, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(quit)
+	quitting := make(chan struct{})
+	go func() {
+		select {
+		case <-quit:
+			close(quitting)
+			rl.Close() // ends a Readline in progress with EOF
+		case <-ctx.Done():
+		}
+	}()
 
 	for {
 		line, err := readInput(rl)
@@ -96,21 +111,34 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 			}
 			continue
 		}
-		a.replTurn(ctx, s, line, sigs)
+		a.replTurn(ctx, s, line, sigs, quitting)
+		select {
+		case <-quitting:
+			return nil
+		default:
+		}
 	}
 }
 
 // replTurn runs one turn with its own context, cancelled by Ctrl-C.
-func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs chan os.Signal) {
+func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs chan os.Signal, quitting chan struct{}) {
 	if err := s.ensureSession(ctx); err != nil {
 		reportError(a.io.Err, err)
 		return
+	}
+	// A Ctrl-C that arrived between turns (the line editor was not reading)
+	// belongs to no reply: it must not stop this one.
+	select {
+	case <-sigs:
+	default:
 	}
 	turnCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		select {
 		case <-sigs:
+			cancel()
+		case <-quitting:
 			cancel()
 		case <-done:
 		}
