@@ -80,7 +80,7 @@ func TestTermAndHangupStoreThePartialReply(t *testing.T) {
 			h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
 			cmd, _, stderr := h.command("", nil, "chat", "--session", "sig", "say something")
 			cmd.Stdout = nil
-	out, err := cmd.StdoutPipe()
+			out, err := cmd.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)
 			}
