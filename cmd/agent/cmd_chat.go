@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -60,27 +61,35 @@ func (a *app) chatCommand() *cli.Command {
 	}
 }
 
-// messageInput joins the arguments into the message and, when standard input
-// is not a terminal, adds what it carries (so `git diff | agent chat
-// "review this"` works). piped says whether stdin was read.
+// messageInput joins the arguments into the message. Standard input is read
+// only when it is asked for: when there is no argument and stdin is not a
+// terminal (`echo question | agent chat`), or where an argument is "-"
+// (`git diff | agent chat "review this" -`: the input takes its place after
+// a blank line). A script that calls `agent chat "$q"` inside a `while read`
+// loop keeps its input. piped says whether stdin was read.
 func (a *app) messageInput(cmd *cli.Command) (msg string, piped bool, err error) {
-	msg = strings.Join(cmd.Args().Slice(), " ")
-	if a.io.InTTY {
-		return msg, false, nil
+	args := cmd.Args().Slice()
+	dash := slices.Index(args, "-")
+	if len(args) > 0 && dash < 0 || len(args) == 0 && a.io.InTTY {
+		return strings.Join(args, " "), false, nil
 	}
 	b, err := io.ReadAll(a.io.In)
 	if err != nil {
 		return "", false, fmt.Errorf("read standard input: %w", err)
 	}
 	in := strings.TrimRight(string(b), "\n")
-	switch {
-	case in == "":
-	case msg == "":
-		msg = in
-	default:
-		msg = msg + "\n\n" + in
+	if dash < 0 {
+		return in, true, nil
 	}
-	return msg, true, nil
+	before := strings.Join(args[:dash], " ")
+	after := strings.Join(slices.DeleteFunc(args[dash+1:], func(s string) bool { return s == "-" }), " ")
+	parts := []string{}
+	for _, p := range []string{before, in, after} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "\n\n"), true, nil
 }
 
 // chatSession is an open workspace, a chat over it and the current session.
