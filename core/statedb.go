@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"sort"
 	"strings"
@@ -56,6 +57,14 @@ func sqliteDSN(file string, create bool) string {
 // is written before the checks pass, so a foreign or corrupt file is left
 // exactly as it was.
 func openStateDB(ctx context.Context, file string, create bool) (*sql.DB, error) {
+	if create {
+		// SQLite would create the file with the umask's mode (0644): whole
+		// conversations readable by every user. Created here first, empty,
+		// it is private, and SQLite gives its WAL and shm files the same mode.
+		if err := createPrivate(file); err != nil {
+			return nil, fmt.Errorf("create %s: %w", file, err)
+		}
+	}
 	db, err := sql.Open("sqlite3", sqliteDSN(file, create))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", file, err)
@@ -73,6 +82,19 @@ func openStateDB(ctx context.Context, file string, create bool) (*sql.DB, error)
 		return nil, err
 	}
 	return db, nil
+}
+
+// createPrivate creates an empty file with mode 0600 unless something is
+// there already (whose mode is the user's business and left alone).
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // checkStateDB refuses a file that is not SQLite, fails a quick integrity

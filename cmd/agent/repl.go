@@ -45,9 +45,15 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 			a.warnf("not watching the memory files (%v): each turn checks them instead", err)
 		}
 	}
+	// The line history holds what the user typed: private, as the rest of
+	// the workspace (the line editor would create it with the umask's mode).
+	history := filepath.Join(s.ws.Home, ".chat_history")
+	if f, err := os.OpenFile(history, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	}
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:          a.ansiErr("1;32", "› "),
-		HistoryFile:     filepath.Join(s.ws.Home, ".chat_history"),
+		HistoryFile:     history,
 		InterruptPrompt: "^C",
 		EOFPrompt:       "",
 		Stdout:          a.io.Err, // the prompt and echo are not data
