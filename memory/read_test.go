@@ -190,9 +190,9 @@ func TestReadCaps(t *testing.T) {
 	}
 	wide := strings.Repeat("x", 100) + "\n"
 	home := readWorkspace(t, map[string]string{
-		"logs/many.md": many.String(),
-		"logs/wide.md": strings.Repeat(wide, 200),
-		"logs/long.md": strings.Repeat("é", ReadMaxBytes) + "\nnext\n",
+		"logs/many.md":  many.String(),
+		"logs/wide.md":  strings.Repeat(wide, 200),
+		"logs/long.md":  strings.Repeat("é", ReadMaxBytes) + "\nnext\n",
 		"logs/empty.md": "",
 	})
 
