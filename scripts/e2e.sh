@@ -114,6 +114,17 @@ e2e_chat() {
 	check "chat with a model not installed: exit 4, says what to pull" eval 'code_is 4 && err_has "model nosuch:latest not found: run .ollama pull nosuch:latest."'
 }
 
+# e2e_memory_read: memory_read is named to the model and offered to the real
+# server. The tiny model answers noise and never calls it (the fake-Ollama
+# tests do), so this shows that the request with the tool's schema is
+# accepted and the turn completes.
+e2e_memory_read() {
+	ag prompt --json "what did I do today?"
+	check "prompt --json: memory_read among the tools the identity section names" out_has '- Tools: [a-z_, ]*memory_read[,.]'
+	ag chat --json "read me today's log"
+	check "chat with memory_read offered: exit 0, a reply, stderr empty" eval 'code_is 0 && err_empty && out_has "\"reply\":\"[^\"]+\""'
+}
+
 start=$SECONDS
 ollama_up || {
 	echo "e2e: could not start Ollama"
@@ -128,6 +139,7 @@ mkdir -p "$HOME"
 e2e_setup
 e2e_doctor
 e2e_chat
+e2e_memory_read
 
 echo "e2e: took $((SECONDS - start))s"
 echo "e2e: $passed passed, $failed failed"
