@@ -81,6 +81,18 @@ e2e_doctor() {
 	check "doctor with Ollama unreachable: says how to start it" out_has "^fail	ollama	cannot reach Ollama at http://127.0.0.1:1: is 'ollama serve' running\\?	"
 }
 
+# e2e_memory_read: memory_read is named to the model and offered to the real
+# server, here in bootstrap mode (no names set yet), which offers it too. The
+# tiny model answers noise and never calls it (the fake-Ollama tests do), so
+# this shows that a request with the tool's schema is accepted and the turn
+# completes.
+e2e_memory_read() {
+	ag prompt --json "what did I do today?"
+	check "prompt --json: memory_read among the tools the identity section names" out_has '- Tools: [a-z_, ]*memory_read[,.]'
+	ag chat --json "read me today's log"
+	check "chat with memory_read offered: exit 0, a reply, stderr empty" eval 'code_is 0 && err_empty && out_has "\"reply\":\"[^\"]+\""'
+}
+
 # e2e_chat: `agent chat` through the real server. The tiny model's replies
 # are 8 printable characters of noise (num_predict 8 in its Modelfile); its
 # tokenizer counts about one token per character, so prompt_eval_count is
@@ -114,17 +126,6 @@ e2e_chat() {
 	check "chat with a model not installed: exit 4, says what to pull" eval 'code_is 4 && err_has "model nosuch:latest not found: run .ollama pull nosuch:latest."'
 }
 
-# e2e_memory_read: memory_read is named to the model and offered to the real
-# server. The tiny model answers noise and never calls it (the fake-Ollama
-# tests do), so this shows that the request with the tool's schema is
-# accepted and the turn completes.
-e2e_memory_read() {
-	ag prompt --json "what did I do today?"
-	check "prompt --json: memory_read among the tools the identity section names" out_has '- Tools: [a-z_, ]*memory_read[,.]'
-	ag chat --json "read me today's log"
-	check "chat with memory_read offered: exit 0, a reply, stderr empty" eval 'code_is 0 && err_empty && out_has "\"reply\":\"[^\"]+\""'
-}
-
 start=$SECONDS
 ollama_up || {
 	echo "e2e: could not start Ollama"
@@ -138,8 +139,8 @@ mkdir -p "$HOME"
 
 e2e_setup
 e2e_doctor
-e2e_chat
 e2e_memory_read
+e2e_chat
 
 echo "e2e: took $((SECONDS - start))s"
 echo "e2e: $passed passed, $failed failed"
