@@ -81,15 +81,21 @@ e2e_doctor() {
 	check "doctor with Ollama unreachable: says how to start it" out_has "^fail	ollama	cannot reach Ollama at http://127.0.0.1:1: is 'ollama serve' running\\?	"
 }
 
-# e2e_memory_read: memory_read is named to the model and offered to the real
-# server, here in bootstrap mode (no names set yet), which offers it too. The
-# tiny model answers noise and never calls it (the fake-Ollama tests do), so
-# this shows that a request with the tool's schema is accepted and the turn
-# completes.
+# e2e_memory_read: memory_read is named to the model in both modes and
+# offered to the real server. The tiny model answers noise and never calls it
+# (the fake-Ollama tests do), so this shows that a request with the tool's
+# schema is accepted and the turn completes. It runs in a workspace of its
+# own so that its turns change nothing the other checks see.
 e2e_memory_read() {
-	ag prompt --json "what did I do today?"
-	check "prompt --json: memory_read among the tools the identity section names" out_has '- Tools: [a-z_, ]*memory_read[,.]'
-	ag chat --json "read me today's log"
+	local home="$work/ws-read"
+	ag --home "$home" init
+	ag --home "$home" prompt --json "what did I do today?"
+	check "prompt --json, bootstrap: memory_read among the tools the identity section names" out_has '- Tools: [a-z_, ]*memory_read[,.]'
+	ag --home "$home" profile set agent.name Atlas
+	ag --home "$home" profile set user.name Igor
+	ag --home "$home" prompt --json "what did I do today?"
+	check "prompt --json, normal: memory_read among the tools the identity section names" out_has '- Tools: [a-z_, ]*memory_read[,.]'
+	ag --home "$home" chat --json "read me today's log"
 	check "chat with memory_read offered: exit 0, a reply, stderr empty" eval 'code_is 0 && err_empty && out_has "\"reply\":\"[^\"]+\""'
 }
 
