@@ -153,6 +153,18 @@ func TestMemoryReadRefusalsAreToolErrors(t *testing.T) {
 	}
 }
 
+func TestMemoryReadBeforeAnyLog(t *testing.T) {
+	f := newChatFixture(t, true)
+	r := runMemoryRead(f, f.now, map[string]any{"date": "today"})
+	if !r.OK || r.Result != "no log for Sunday, 22 November 2026: logs/2026-11-22.md does not exist, so nothing was written down that day. There are no daily logs yet.\n" {
+		t.Errorf("%+v", r)
+	}
+	f.write("logs/2026-11-22.md", "")
+	if r := runMemoryRead(f, f.now, map[string]any{"date": "today"}); !r.OK || r.Result != "logs/2026-11-22.md, the log of Sunday, 22 November 2026 is empty.\n" {
+		t.Errorf("empty log: %+v", r)
+	}
+}
+
 // What a note says stays data: a line that closes the fence or poses as a
 // chat-template role is neutralised as in recalled memory.
 func TestMemoryReadNeutralisesTheFile(t *testing.T) {
