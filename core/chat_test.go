@@ -143,8 +143,8 @@ func TestTurnSendsLayersInOrderWithOptions(t *testing.T) {
 	if !strings.Contains(m[0].Content, "You are Atlas, the personal assistant of Igor") {
 		t.Error("runtime section missing from the system message")
 	}
-	if len(req.Tools) != 5 {
-		t.Errorf("%d tools offered, want 5", len(req.Tools))
+	if len(req.Tools) != 6 {
+		t.Errorf("%d tools offered, want 6", len(req.Tools))
 	}
 	// Stored: the user's message, then the reply; logged to today's log.
 	stored := f.messages(s)
@@ -359,7 +359,7 @@ func TestBootstrapModeAndConfirmation(t *testing.T) {
 	if !strings.HasPrefix(req.Messages[0].Content, prompts.Bootstrap().Text[:40]) {
 		t.Error("bootstrap prompt not used with an empty profile")
 	}
-	if len(req.Tools) != 3 || req.Tools[0].Function.Name != ToolProfileBootstrap {
+	if len(req.Tools) != 4 || req.Tools[0].Function.Name != ToolProfileBootstrap {
 		t.Errorf("bootstrap tools %+v", req.Tools)
 	}
 	if res.ToolCalls[0].OK || !strings.Contains(res.ToolCalls[0].Result, "not at a terminal") {
@@ -388,7 +388,9 @@ func TestBootstrapModeAndConfirmation(t *testing.T) {
 // budget must cut history instead, so the fixed prompt always arrives.
 func TestLongHistoryNeverOverflowsNumCtx(t *testing.T) {
 	f := newChatFixture(t, true)
-	f.chat.NumCtx = 2048
+	// 3072, not 2048: the fixed layers alone are ~1,550 tokens and grow with
+	// each tool the prompt names; 12 turns of ~500 tokens still overflow it.
+	f.chat.NumCtx = 3072
 	f.srv.Default(ollamatest.Text(strings.Repeat("long answer ", 80)))
 	s := f.session("long")
 	for i := 0; i < 12; i++ {

@@ -45,6 +45,7 @@ func builtinTools() []tool {
 	return []tool{
 		toolProfileBootstrap,
 		toolMemorySearch,
+		toolMemoryRead,
 		toolMemoryAppend,
 		toolLogNote,
 		toolSoulUpdate,

@@ -31,12 +31,12 @@ func TestPromptsAreEmbeddedAndHashed(t *testing.T) {
 }
 
 func TestToolContractsNamed(t *testing.T) {
-	for _, tool := range []string{"memory_search", "memory_append", "log_note", "soul_update", "profile_propose"} {
+	for _, tool := range []string{"memory_search", "memory_read", "memory_append", "log_note", "soul_update", "profile_propose"} {
 		if !strings.Contains(System().Text, tool) {
 			t.Errorf("system prompt does not describe tool %s", tool)
 		}
 	}
-	if !strings.Contains(Bootstrap().Text, "profile_bootstrap") {
-		t.Error("bootstrap prompt does not describe profile_bootstrap")
+	if !strings.Contains(Bootstrap().Text, "profile_bootstrap") || !strings.Contains(Bootstrap().Text, "memory_read") {
+		t.Error("bootstrap prompt does not describe profile_bootstrap and memory_read")
 	}
 }

@@ -81,6 +81,24 @@ e2e_doctor() {
 	check "doctor with Ollama unreachable: says how to start it" out_has "^fail	ollama	cannot reach Ollama at http://127.0.0.1:1: is 'ollama serve' running\\?	"
 }
 
+# e2e_memory_read: memory_read is named to the model in both modes and
+# offered to the real server. The tiny model answers noise and never calls it
+# (the fake-Ollama tests do), so this shows that a request with the tool's
+# schema is accepted and the turn completes. It runs in a workspace of its
+# own so that its turns change nothing the other checks see.
+e2e_memory_read() {
+	local home="$work/ws-read"
+	ag --home "$home" init
+	ag --home "$home" prompt --json "what did I do today?"
+	check "prompt --json, bootstrap: memory_read among the tools the identity section names" out_has '- Tools: [a-z_, ]*memory_read[,.]'
+	ag --home "$home" profile set agent.name Atlas
+	ag --home "$home" profile set user.name Igor
+	ag --home "$home" prompt --json "what did I do today?"
+	check "prompt --json, normal: memory_read among the tools the identity section names" out_has '- Tools: [a-z_, ]*memory_read[,.]'
+	ag --home "$home" chat --json "read me today's log"
+	check "chat with memory_read offered: exit 0, a reply, stderr empty" eval 'code_is 0 && err_empty && out_has "\"reply\":\"[^\"]+\""'
+}
+
 # e2e_chat: `agent chat` through the real server. The tiny model's replies
 # are 8 printable characters of noise (num_predict 8 in its Modelfile); its
 # tokenizer counts about one token per character, so prompt_eval_count is
@@ -153,6 +171,7 @@ mkdir -p "$HOME"
 
 e2e_setup
 e2e_doctor
+e2e_memory_read
 e2e_chat
 e2e_cache
 

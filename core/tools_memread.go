@@ -1,0 +1,143 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"agent/memory"
+)
+
+// ToolMemoryRead reads a memory file, a line range of one or a day's log.
+const ToolMemoryRead = "memory_read"
+
+// toolMemoryRead lets the model open what a citation points at. It is
+// offered in bootstrap too: it only reads, and reaches no file that
+// memory_search (offered there) cannot already quote.
+var toolMemoryRead = tool{
+	spec: ToolSpec{Name: ToolMemoryRead, Description: "Read the user's notes with line numbers: a memory file or cited range, or the log of a day.",
+		Parameters: []ToolParam{
+			{Name: "path", Type: "string", Description: "MEMORY.md, logs/2026-11-20.md, digests/…, or a citation like logs/2026-11-20.md:14-22"},
+			{Name: "date", Type: "string", Description: "instead of path, a day's log: YYYY-MM-DD, today, yesterday or a weekday"},
+			{Name: "from_line", Type: "integer", Description: "first line to read (default 1; negative counts from the end)"},
+			{Name: "lines", Type: "integer", Description: fmt.Sprintf("how many lines (default: the rest, at most %d)", memory.ReadMaxLines)},
+		}},
+	inBootstrap: true, inNormal: true,
+	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
+		p, err := args.str("path", false)
+		if err != nil {
+			return "", err
+		}
+		day, err := args.str("date", false)
+		if err != nil {
+			return "", err
+		}
+		p, day = strings.TrimSpace(p), strings.TrimSpace(day)
+		var cit memory.Citation
+		switch {
+		case p != "" && day != "":
+			return "", fmt.Errorf("%w: give path or date, not both", errToolArgs)
+		case p == "" && day == "":
+			return "", fmt.Errorf("%w: give path (MEMORY.md, logs/2026-11-20.md or a citation like logs/2026-11-20.md:14-22) or date (YYYY-MM-DD, today, yesterday or a weekday)", errToolArgs)
+		case day != "":
+			d, err := memory.ResolveDay(t.now, day)
+			if err != nil {
+				return "", err
+			}
+			cit.Path = memory.LogPath(d)
+		default:
+			if cit, err = memory.ParseCitation(p); err != nil {
+				return "", err
+			}
+		}
+		from, lines := cit.From, 0
+		if cit.To > 0 {
+			lines = cit.To - cit.From + 1
+		}
+		// An explicit 0 is what models send for "not given": it keeps the
+		// citation's range.
+		if n, err := args.int("from_line", 0, math.MinInt32, math.MaxInt32); err != nil {
+			return "", err
+		} else if n != 0 {
+			from = n
+		}
+		if n, err := args.int("lines", 0, math.MinInt32, math.MaxInt32); err != nil {
+			return "", err
+		} else if n != 0 {
+			lines = n
+		}
+		ex, err := memory.Read(c.WS.Home, cit.Path, from, lines)
+		if errors.Is(err, memory.ErrNotFound) && memory.LogDate(cit.Path) != "" {
+			return noLogResult(c.WS.Home, memory.LogDate(cit.Path)), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		return memReadResult(ex), nil
+	},
+}
+
+// memReadResult fences the lines like recalled memory (quoted data, its text
+// neutralised) and says after the fence what was shown and how to read on.
+func memReadResult(ex memory.Excerpt) string {
+	path := neutralise(ex.Path)
+	about := path
+	switch {
+	case memory.LogDate(ex.Path) != "":
+		about += ", the log of " + longDate(ex.Date)
+	case ex.Date != "":
+		about += ", period " + ex.Date
+	}
+	if ex.TotalLines == 0 {
+		return about + " is empty.\n"
+	}
+	var text strings.Builder
+	for i, l := range ex.Lines {
+		fmt.Fprintf(&text, "%d| %s\n", ex.StartLine+i, l)
+	}
+	var b strings.Builder
+	b.WriteString(recallBlock(Recalled{Path: ex.Path, StartLine: ex.StartLine, EndLine: ex.EndLine, Date: ex.Date, Text: text.String()}))
+	fmt.Fprintf(&b, "%s: lines %d-%d of %d.", about, ex.StartLine, ex.EndLine, ex.TotalLines)
+	if ex.Clipped {
+		fmt.Fprintf(&b, " Line %d is longer than the cap of %d bytes; only its beginning is shown.", ex.StartLine, memory.ReadMaxBytes)
+	}
+	if ex.Cut {
+		fmt.Fprintf(&b, " Cut at the cap (%d lines or %d bytes): read on with memory_read(path=%q, from_line=%d).", memory.ReadMaxLines, memory.ReadMaxBytes, path, ex.EndLine+1)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// noLogResult answers a day without a log: not an error, a fact the model
+// can tell the user, with the nearest days that have one.
+func noLogResult(home, date string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "no log for %s: logs/%s.md does not exist, so nothing was written down that day.", longDate(date), date)
+	named := func(d string) string { return longDate(d) + " (logs/" + d + ".md)" }
+	switch before, after := memory.NearestLogs(home, date); {
+	case before != "" && after != "":
+		fmt.Fprintf(&b, " The nearest logs are %s and %s.", named(before), named(after))
+	case before != "":
+		fmt.Fprintf(&b, " The latest log before it is %s.", named(before))
+	case after != "":
+		fmt.Fprintf(&b, " The first log after it is %s.", named(after))
+	default:
+		b.WriteString(" There are no daily logs yet.")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// longDate spells a YYYY-MM-DD date with its weekday ("Tuesday, 17 November
+// 2026"), so the model can match "last Tuesday"; other dates are returned
+// as they are.
+func longDate(date string) string {
+	d, err := time.Parse("2006-01-02", date)
+	if err != nil {
+		return date
+	}
+	return d.Format("Monday, 2 January 2006")
+}
