@@ -349,8 +349,8 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	var final Reply
 	for round := 0; ; round++ {
 		req := ChatRequest{Model: c.ModelName, Messages: msgs, Tools: toolSpecs(t.tools), NumCtx: c.NumCtx, KeepAlive: c.KeepAlive, NumPredict: c.NumPredict}
-		if round == maxToolRounds {
-			req.Tools = nil // last round: the model must answer in words
+		if round >= maxToolRounds {
+			req.Tools = nil // the last rounds: the model must answer in words
 		}
 		reply, err := c.Model.Chat(ctx, req, onToken)
 		if round == 0 {
@@ -368,6 +368,21 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 				return res, errors.Join(err, serr)
 			}
 			return res, err
+		}
+		if len(reply.ToolCalls) > 0 && req.Tools == nil {
+			// Offered no tools, the model still asked for some (a template
+			// that renders them anyway, or a confused model). They are not
+			// run; the user is told, and a model that said nothing in
+			// words is asked once more, plainly, to answer.
+			c.notify(fmt.Sprintf("the model asked for %d tool call(s) after its last allowed round (%s); they were not run",
+				len(reply.ToolCalls), toolCallNames(reply.ToolCalls)))
+			if strings.TrimSpace(reply.Content) == "" && round == maxToolRounds {
+				msgs = append(msgs, Message{Role: "system", Content: "No more tools can run in this turn. Answer the user now, in words, with what you have."})
+				continue
+			}
+			if strings.TrimSpace(reply.Content) == "" {
+				c.notify("the model gave no answer in words")
+			}
 		}
 		if len(reply.ToolCalls) == 0 || req.Tools == nil {
 			final = reply
@@ -420,6 +435,14 @@ func (c *Chat) calibrate(ctx context.Context, t *turn, promptEvalCount int) {
 			c.notify("calibration not saved: " + err.Error())
 		}
 	}
+}
+
+func toolCallNames(calls []ToolCall) string {
+	names := make([]string, len(calls))
+	for i, c := range calls {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
 }
 
 // withoutSession drops the hits that are this session's own logged turns:

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"slices"
 	"os"
 	"path/filepath"
 	"strings"
@@ -333,11 +334,46 @@ func TestToolRoundsAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqs := f.srv.Requests()
-	if len(reqs) != maxToolRounds+1 || len(reqs[maxToolRounds].Tools) != 0 {
+	// maxToolRounds rounds with tools, one without, and one more without
+	// asking for words, since the model answered the last with a tool call.
+	if len(reqs) != maxToolRounds+2 || len(reqs[maxToolRounds].Tools) != 0 || len(reqs[maxToolRounds+1].Tools) != 0 {
 		t.Fatalf("%d requests; last offered %d tools", len(reqs), len(reqs[len(reqs)-1].Tools))
 	}
 	if len(res.ToolCalls) != maxToolRounds {
 		t.Errorf("%d tool calls run", len(res.ToolCalls))
+	}
+	// Nothing is dropped silently: each unrun call and the missing answer
+	// are said, on stderr (Notify) and in the result.
+	want := []string{
+		"the model asked for 1 tool call(s) after its last allowed round (log_note); they were not run",
+		"the model asked for 1 tool call(s) after its last allowed round (log_note); they were not run",
+		"the model gave no answer in words",
+	}
+	if !slices.Equal(res.Notices, want) {
+		t.Errorf("notices %q", res.Notices)
+	}
+}
+
+// A model that answers the tool-less round with a tool call and then, asked
+// plainly, in words: that answer is the reply.
+func TestLastRoundToolCallGetsAnAnswerInWords(t *testing.T) {
+	f := newChatFixture(t, true)
+	call := ollamatest.CallTool(ToolLogNote, map[string]any{"text": "again"})
+	var script []ollamatest.Reply
+	for i := 0; i <= maxToolRounds; i++ {
+		script = append(script, call)
+	}
+	f.srv.Script(append(script, ollamatest.Text("Here is my answer."))...)
+	res, err := f.chat.Turn(context.Background(), f.session("words"), "hi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reply != "Here is my answer." || len(res.Notices) != 1 {
+		t.Fatalf("reply %q, notices %q", res.Reply, res.Notices)
+	}
+	last := f.srv.Requests()[maxToolRounds+1]
+	if m := last.Messages[len(last.Messages)-1]; m.Role != "system" || !strings.Contains(m.Content, "Answer the user now, in words") {
+		t.Errorf("the extra round did not ask for words: %+v", m)
 	}
 }
 
