@@ -3,9 +3,9 @@ package core
 import (
 	"context"
 	"errors"
-	"slices"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
