@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"agent/index"
+	"agent/soul"
 )
 
 // DoctorCheck is one line of `agent doctor`: what was checked, whether it
@@ -54,7 +55,7 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 	add(wsCheck)
 	if ws {
 		add(doctorStateDB(ctx, home))
-		add(doctorFile(home, SoulFile))
+		add(doctorSoul(home))
 		add(doctorFile(home, MemoryFile))
 		add(doctorIndex(ctx, home))
 	} else {
@@ -164,6 +165,23 @@ func doctorFile(home, name string) DoctorCheck {
 		c.Detail, c.Fix = err.Error(), "check the permissions of "+path
 	default:
 		c.OK, c.Detail = true, fmt.Sprintf("%d bytes", len(b))
+	}
+	return c
+}
+
+// doctorSoul checks SOUL.md as chat, prompt and soul read it: a file they
+// would refuse (not UTF-8, say) is not ok here either.
+func doctorSoul(home string) DoctorCheck {
+	c := doctorFile(home, SoulFile)
+	if !c.OK {
+		return c
+	}
+	size, warnings, err := soul.Check(filepath.Join(home, SoulFile))
+	switch {
+	case err != nil:
+		c.OK, c.Detail, c.Fix = false, err.Error(), "fix it in an editor, or restore a revision: agent soul history, agent soul revert REV"
+	case len(warnings) > 0:
+		c.Detail = fmt.Sprintf("%d bytes; %s", size, strings.Join(warnings, "; "))
 	}
 	return c
 }

@@ -24,6 +24,17 @@ func readFile(path string) (string, error) {
 	return string(b), nil
 }
 
+// Check reads SOUL.md at path as Load would, without recording anything: it
+// fails exactly when Load would fail on the file, and returns what Load
+// would warn about. For agent doctor.
+func Check(path string) (size int, warnings []string, err error) {
+	content, err := readFile(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	return len(content), (&Store{path: path}).warnings(content), nil
+}
+
 func firstInvalid(b []byte) int {
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
