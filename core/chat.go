@@ -34,7 +34,7 @@ type Chat struct {
 	ModelName  string
 	NumCtx     int
 	NumPredict int
-	KeepAlive  time.Duration
+	KeepAlive  time.Duration // 0: unload the model after each reply, as Ollama means it
 	RecallK    int
 	NoLog      bool // do not append finished turns to today's log
 	// Placement is where recall goes (PlacementExchange when empty).
@@ -348,7 +348,8 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	msgs := append([]Message(nil), t.assembled.Messages...)
 	var final Reply
 	for round := 0; ; round++ {
-		req := ChatRequest{Model: c.ModelName, Messages: msgs, Tools: toolSpecs(t.tools), NumCtx: c.NumCtx, KeepAlive: c.KeepAlive, NumPredict: c.NumPredict}
+		req := ChatRequest{Model: c.ModelName, Messages: msgs, Tools: toolSpecs(t.tools), NumCtx: c.NumCtx,
+			KeepAlive: c.KeepAlive, Unload: c.KeepAlive == 0, NumPredict: c.NumPredict}
 		if round >= maxToolRounds {
 			req.Tools = nil // the last rounds: the model must answer in words
 		}

@@ -55,6 +55,9 @@ type ChatRequest struct {
 	NumCtx     int
 	KeepAlive  time.Duration
 	NumPredict int
+	// Unload sends keep_alive 0 as Ollama means it: unload the model right
+	// after the reply (a zero KeepAlive alone means the fallback).
+	Unload bool
 }
 
 // Reply is what the model answered. The counts are the model's own:

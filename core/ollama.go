@@ -153,6 +153,15 @@ func NormalizeModel(name string) string {
 	return n.DisplayShortest()
 }
 
+// ValidModelName refuses a name Ollama could never accept ("bad model!!"),
+// as a usage error that says what a name looks like.
+func ValidModelName(name string) error {
+	if !model.ParseName(strings.TrimSpace(name)).IsValid() {
+		return fmt.Errorf("%w: model name %q: want NAME or NAME:TAG, e.g. llama3.2 or qwen2.5:7b (letters, digits, '.', '-', '_'; a namespace/ or host/ in front if needed)", ErrInvalidInput, name)
+	}
+	return nil
+}
+
 // errOllamaStalled is the cancel cause set by the stall watchdog.
 var errOllamaStalled = errors.New("stalled")
 
@@ -222,7 +231,7 @@ func ollamaChatRequest(req ChatRequest) *api.ChatRequest {
 		numCtx = ollamaFallbackNumCtx
 	}
 	keep := req.KeepAlive
-	if keep == 0 {
+	if keep == 0 && !req.Unload {
 		keep = ollamaFallbackKeepAlive
 	}
 	opts := map[string]any{"num_ctx": numCtx}

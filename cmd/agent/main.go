@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -53,7 +54,7 @@ func run(ctx context.Context, args []string, streams *iostreams) int {
 	defer signal.Stop(pipe)
 	a := &app{io: streams, now: time.Now, detachSignals: detach}
 	root := a.rootCommand()
-	err := root.Run(ctx, args)
+	err := envUsageError(root.Run(ctx, args))
 	if errors.Is(err, syscall.EPIPE) {
 		return exitOK // the reader left; there is nobody to tell
 	}
@@ -115,7 +116,16 @@ func (a *app) rootCommand() *cli.Command {
 			a.homeFlag = cmd.String("home")
 			a.jsonOut = cmd.Bool("json")
 			a.quiet = cmd.Bool("quiet")
-			a.model = cmd.String("model")
+			// An empty AGENT_MODEL or --model "" means the default, as an
+			// empty AGENT_HOME does; a name Ollama could never accept is a
+			// usage error here rather than a failed pull later.
+			a.model = strings.TrimSpace(cmd.String("model"))
+			if a.model == "" {
+				a.model = core.DefaultModel
+			}
+			if err := core.ValidModelName(a.model); err != nil {
+				return ctx, err
+			}
 			return ctx, nil
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -142,15 +152,38 @@ func (a *app) rootCommand() *cli.Command {
 }
 
 // setUsageErrors makes every flag-parsing mistake a usageError (exit 2, one
-// "agent: " line) instead of urfave's help dump on stdout.
+// "agent: " line) instead of urfave's help dump on stdout, naming flags as
+// the user types them (--num-ctx, not -num-ctx).
 func setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-		return usagef("%s", strings.ToLower(err.Error()[:1])+err.Error()[1:])
+		msg := strings.ToLower(err.Error()[:1]) + err.Error()[1:]
+		msg = goStyleFlag.ReplaceAllString(msg, "flag --$1")
+		return usagef("%s", msg)
 	}
 	cmd.HideHelpCommand = true
 	for _, sub := range cmd.Commands {
 		setUsageErrors(sub)
 	}
+}
+
+var goStyleFlag = regexp.MustCompile(`flag -([a-z][a-z0-9-]+)`)
+
+// envParse is how urfave/cli words a variable it could not parse. It reports
+// it before any flag is parsed, outside OnUsageError, so it is recognised
+// here by its wording (pinned by go.mod, and by a transcript test).
+var envParse = regexp.MustCompile(`^could not parse "(.*)" as \S+ value from environment variable "(\w+)" for flag ([\w-]+): (.*)$`)
+
+// envUsageError makes a bad value in an environment variable the usage
+// error (exit 2) the same value given as a flag is, naming the variable.
+func envUsageError(err error) error {
+	if err == nil {
+		return nil
+	}
+	m := envParse.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	return usagef("invalid value %q in %s (read as --%s): %s", m[1], m[2], m[3], m[4])
 }
 
 // memoryCommand groups the memory subcommands; writing (add) and the index
