@@ -33,6 +33,7 @@ type Chat struct {
 
 	ModelName  string
 	NumCtx     int
+	ModelCtx   int // the model's context length, when Ollama said (0: unknown)
 	NumPredict int
 	KeepAlive  time.Duration // 0: unload the model after each reply, as Ollama means it
 	RecallK    int
@@ -233,7 +234,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
 		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message,
-		Placement: c.Placement, NumCtx: c.NumCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
+		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
 	if t.assembled, err = assemble(in); err != nil {
 		return nil, err

@@ -111,6 +111,7 @@ type assemblyInput struct {
 	Message       string
 	Placement     string // PlacementExchange (default when empty) or PlacementLayer
 	NumCtx        int
+	ModelCtx      int // the model's own context length, 0 when unknown
 	Reserve       int
 	CharsPerToken float64
 }
@@ -190,8 +191,15 @@ func assemble(in assemblyInput) (*Assembled, error) {
 			parts = append(parts, fmt.Sprintf("%s %d", f.layer.Name, f.layer.Tokens))
 		}
 		parts = append(parts, fmt.Sprintf("message %d", msgTokens+noteTokens))
-		return nil, fmt.Errorf("%w: the layers that are never dropped need ~%d tokens (%s) but num_ctx %d leaves %d after the %d-token reply reserve; raise --num-ctx, shorten SOUL.md or the message",
-			ErrContextTooSmall, used, strings.Join(parts, ", "), in.NumCtx, budget, in.Reserve)
+		fix := "raise --num-ctx, shorten SOUL.md or the message"
+		switch {
+		case in.ModelCtx > 0 && in.NumCtx >= in.ModelCtx:
+			fix = fmt.Sprintf("the model's context length is %d, so shorten SOUL.md or the message, or use a model with a longer context", in.ModelCtx)
+		case in.ModelCtx > 0:
+			fix = fmt.Sprintf("raise --num-ctx (up to %d, the model's context length), shorten SOUL.md or the message", in.ModelCtx)
+		}
+		return nil, fmt.Errorf("%w: the layers that are never dropped need ~%d tokens (%s) but num_ctx %d leaves %d after the %d-token reply reserve; %s",
+			ErrContextTooSmall, used, strings.Join(parts, ", "), in.NumCtx, budget, in.Reserve, fix)
 	}
 	// What the fixed layers leave is the same every turn of a session; the
 	// shares below are taken from it, not from what this message leaves.

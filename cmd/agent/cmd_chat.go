@@ -229,10 +229,16 @@ func (a *app) checkModel(ctx context.Context, s *chatSession) error {
 	if err != nil {
 		return err
 	}
+	s.useModelInfo(info)
+	return nil
+}
+
+// useModelInfo caps num_ctx at the model's own context length.
+func (s *chatSession) useModelInfo(info core.ModelInfo) {
+	s.chat.ModelCtx = info.ContextLength
 	if info.ContextLength > 0 && info.ContextLength < s.chat.NumCtx {
 		s.chat.NumCtx = info.ContextLength
 	}
-	return nil
 }
 
 func (a *app) oneShot(ctx context.Context, s *chatSession, message string) error {

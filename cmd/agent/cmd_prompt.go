@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -26,6 +27,15 @@ func (a *app) promptCommand() *cli.Command {
 				return err
 			}
 			defer s.close()
+			// num_ctx as chat would resolve it: capped at the model's own
+			// context length when Ollama can say (it is asked briefly; a
+			// prompt must not wait long for a server that is not there).
+			s.ollama.StallTimeout = promptAskTimeout
+			if info, err := s.ollama.Show(ctx, s.chat.ModelName); err == nil {
+				s.useModelInfo(info)
+			} else {
+				a.infof("num_ctx %d as given: could not ask Ollama for the model's context length (%v)", s.chat.NumCtx, err)
+			}
 			asm, err := s.chat.Assemble(ctx, &s.session, message)
 			if err != nil {
 				return err
@@ -41,6 +51,9 @@ func (a *app) promptCommand() *cli.Command {
 		},
 	}
 }
+
+// promptAskTimeout bounds prompt's question to Ollama about the model.
+const promptAskTimeout = 3 * time.Second
 
 // printAssembled shows each message under a header naming its layer, source
 // and size, then the totals — the same messages chat sends, in order.

@@ -57,6 +57,7 @@ var exitCodes = []struct {
 	{core.ErrStateDB, exitFailure},
 	{core.ErrModelUnavailable, exitUnavailable},
 	{core.ErrInvalidInput, exitUsage},
+	{core.ErrContextTooSmall, exitUsage}, // a num_ctx too small for what is never cut
 	{core.ErrNoSession, exitNotFound},
 	{profile.ErrInvalid, exitUsage},
 	{profile.ErrNotFound, exitNotFound},

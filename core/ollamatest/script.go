@@ -83,8 +83,11 @@ func ScriptCommand() func(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		case "pending":
 			fmt.Fprintln(ts.Stdout(), get(ts).Pending())
-		case "stop":
+		case "stop": // the server goes away; a later start begins a new one
 			get(ts).Close()
+			mu.Lock()
+			delete(servers, ts)
+			mu.Unlock()
 		default:
 			ts.Fatalf("fakeollama: unknown subcommand %q", args[0])
 		}
