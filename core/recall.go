@@ -35,8 +35,8 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true, NoSnippet: true})
-	if errors.Is(err, index.ErrNotFound) {
-		return nil, nil
+	if errors.Is(err, index.ErrNotFound) || errors.Is(err, index.ErrNoTerms) {
+		return nil, nil // nothing to recall is not a failure
 	}
 	if err != nil {
 		return nil, err

@@ -1,6 +1,9 @@
 package index
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors; wrap them with %w and context. The CLI maps them to exit
 // codes in one place (cmd/agent/exit.go).
@@ -9,4 +12,7 @@ var (
 	ErrInvalid = errors.New("invalid")
 	// ErrNotFound marks a named thing that does not exist (exit 3).
 	ErrNotFound = errors.New("not found")
+	// ErrNoTerms is a query with no word in it ("!!!"): a usage error for
+	// a search, and simply nothing to recall for a chat message.
+	ErrNoTerms = fmt.Errorf("%w query", ErrInvalid)
 )

@@ -58,8 +58,8 @@ func (ix *Index) SetMonitor(m ChangeMonitor) { ix.monitor = m }
 
 // Search returns the best chunks for query, best first: bm25 with headings
 // weighted above body text, the more recent chunk first among equals. A
-// query with nothing to search for, or with no match, fails with an error
-// wrapping ErrNotFound; a malformed Raw query with ErrInvalid.
+// query with nothing to search for fails with ErrNoTerms (a usage error), one
+// with no match with an error wrapping ErrNotFound; a malformed Raw query with ErrInvalid.
 func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) ([]Hit, error) {
 	k := opts.K
 	switch {
@@ -73,7 +73,7 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 		match = BuildQuery(query)
 	}
 	if match == "" {
-		return nil, fmt.Errorf("%w: nothing to search for in %q", ErrNotFound, query)
+		return nil, fmt.Errorf("%w: %q has no word to search for: a query needs letters or digits", ErrNoTerms, query)
 	}
 	// A watcher's word is asked for before looking at index.db, for
 	// answering may have meant rebuilding it.

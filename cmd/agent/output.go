@@ -48,6 +48,9 @@ func (a *app) textArg(cmd *cli.Command, what string) (string, error) {
 		text = string(b)
 	}
 	if strings.TrimSpace(text) == "" {
+		if what == "query" {
+			return "", usagef("empty query: nothing to search for")
+		}
 		return "", usagef("empty %s: nothing to write", what)
 	}
 	return text, nil
