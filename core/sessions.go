@@ -20,24 +20,41 @@ type Session struct {
 	UpdatedAt time.Time `json:"updated_at"`
 	Turns     int       `json:"turns"` // user messages
 	// Last exchange, for listings and the runtime section.
-	LastUser      string `json:"last_user,omitempty"`
-	LastAssistant string `json:"last_assistant,omitempty"`
+	LastUser      string `json:"last_user"`
+	LastAssistant string `json:"last_assistant"`
 }
 
 // StoredMessage is one row of a session's transcript.
 type StoredMessage struct {
-	ID        int64      `json:"id"`
-	Role      string     `json:"role"`
-	Content   string     `json:"content"`
-	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
-	ToolName  string     `json:"tool_name,omitempty"`
-	Status    string     `json:"status"` // complete, interrupted, error
+	ID      int64  `json:"id"`
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	Status  string `json:"status"` // complete, interrupted, error
 	// Context is what a user's message was sent with (its time, recalled
 	// memory): replayed before it in later requests.
-	Context         string    `json:"context"`
-	PromptEvalCount int       `json:"prompt_eval_count,omitempty"`
-	EvalCount       int       `json:"eval_count,omitempty"`
-	CreatedAt       time.Time `json:"created_at"`
+	Context         string     `json:"context"`
+	ToolCalls       []ToolCall `json:"tool_calls"` // assistant messages that called tools
+	ToolName        string     `json:"tool_name"`  // tool results
+	PromptEvalCount int        `json:"prompt_eval_count"`
+	EvalCount       int        `json:"eval_count"`
+	CreatedAt       time.Time  `json:"created_at"`
+}
+
+// JSONTime is how every command writes a timestamp in --json: RFC 3339 in
+// UTC, to the second ("2026-11-22T09:30:00Z").
+func JSONTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// MarshalJSON writes the message with tool_calls always a list and its
+// timestamp as JSONTime.
+func (m StoredMessage) MarshalJSON() ([]byte, error) {
+	type plain StoredMessage
+	if m.ToolCalls == nil {
+		m.ToolCalls = []ToolCall{}
+	}
+	return json.Marshal(struct {
+		plain
+		CreatedAt string `json:"created_at"`
+	}{plain(m), JSONTime(m.CreatedAt)})
 }
 
 // Message status values.

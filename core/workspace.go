@@ -94,7 +94,7 @@ type InitResult struct {
 // overwrites a file, and holds an exclusive lock so two concurrent inits
 // cannot interleave. The returned workspace is open.
 func Init(ctx context.Context, home string) (*Workspace, *InitResult, error) {
-	res := &InitResult{Home: home}
+	res := &InitResult{Home: home, Created: []string{}}
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("init %s: %w", home, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"agent/core"
 	"agent/profile"
 )
 
@@ -118,7 +119,7 @@ type (
 )
 
 // jsonTime is the one timestamp format of JSON and tab-separated output.
-func jsonTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+func jsonTime(t time.Time) string { return core.JSONTime(t) }
 
 // ttyTime is the timestamp shown in tables on a terminal, in local time.
 func ttyTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04") }

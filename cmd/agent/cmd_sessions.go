@@ -39,10 +39,11 @@ func (a *app) sessionsCommand() *cli.Command {
 						return err
 					}
 					if a.jsonOut {
-						if list == nil {
-							list = []core.Session{}
+						out := make([]sessionJSON, len(list))
+						for i, s := range list {
+							out[i] = newSessionJSON(s)
 						}
-						return a.writeJSON(list)
+						return a.writeJSON(out)
 					}
 					if len(list) == 0 {
 						return nil // an empty list is no error: nothing to print
@@ -93,9 +94,9 @@ func (a *app) sessionsCommand() *cli.Command {
 							msgs = []core.StoredMessage{}
 						}
 						return a.writeJSON(struct {
-							core.Session
+							sessionJSON
 							Messages []core.StoredMessage `json:"messages"`
-						}{s, msgs})
+						}{newSessionJSON(s), msgs})
 					}
 					if !a.io.OutTTY {
 						for _, m := range msgs {
@@ -134,4 +135,21 @@ func clip(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// sessionJSON is a session in --json: every field always present,
+// timestamps as every command writes them (core.JSONTime).
+type sessionJSON struct {
+	Name          string `json:"name"`
+	Model         string `json:"model"`
+	CreatedAt     string `json:"created_at"`
+	UpdatedAt     string `json:"updated_at"`
+	Turns         int    `json:"turns"`
+	LastUser      string `json:"last_user"`
+	LastAssistant string `json:"last_assistant"`
+}
+
+func newSessionJSON(s core.Session) sessionJSON {
+	return sessionJSON{Name: s.Name, Model: s.Model, CreatedAt: core.JSONTime(s.CreatedAt), UpdatedAt: core.JSONTime(s.UpdatedAt),
+		Turns: s.Turns, LastUser: s.LastUser, LastAssistant: s.LastAssistant}
 }
