@@ -80,7 +80,7 @@ func AppendFact(home, text, section string) (AppendResult, error) {
 		plan := planFact(data, lines, section)
 		res.StartLine, res.EndLine = plan.start, plan.end
 		if plan.offset == len(data) {
-			return res, appendBytes(path, plan.insert)
+			return res, appendJournaled(home, memoryFile, plan.insert)
 		}
 		out := make([]byte, 0, len(data)+len(plan.insert))
 		out = append(append(append(out, data[:plan.offset]...), plan.insert...), data[plan.offset:]...)
@@ -148,7 +148,7 @@ func AppendLogEntry(home string, at time.Time, heading, body string) (AppendResu
 	res.StartLine = n + 1
 	writeLines(&b, lines, "", "", eol)
 	res.EndLine = n + 2 + len(lines)
-	return res, appendBytes(path, b.Bytes())
+	return res, appendJournaled(home, rel, b.Bytes())
 }
 
 // factPlan is where and what AppendFact writes.
@@ -353,6 +353,12 @@ func lock(home string) (func(), error) {
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
+			// A writer killed mid-append left its journal: finish that
+			// note before anything else is written after it.
+			if err := recoverAppend(home); err != nil {
+				f.Close()
+				return nil, err
+			}
 			return func() { f.Close() }, nil // closing the descriptor releases the lock
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {

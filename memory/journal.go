@@ -1,0 +1,123 @@
+package memory
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// journalFile records an append in progress that could be torn. A write(2)
+// to a regular file is not atomic against kill -9: Linux copies it a page
+// at a time and stops between pages when the process is being killed, so a
+// note that spans a page boundary can end up half written. Before such an
+// append, its path, offset and bytes are saved here (atomically, synced);
+// after it, the journal is removed. The next writer, holding the lock,
+// finds a journal left by a killed one and finishes the append — roll
+// forward, never truncate: the log stays append-only and the note whole.
+const journalFile = ".memory.journal"
+
+// appendJournaled appends b to path (workspace-relative rel), journaling
+// it first when it might be torn. The caller holds the lock.
+func appendJournaled(home, rel string, b []byte) error {
+	path := filepath.Join(home, rel)
+	var size int64
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	page := int64(os.Getpagesize())
+	if size%page+int64(len(b)) <= page {
+		return appendBytes(path, b) // within one page: one copy, cannot tear
+	}
+	if err := writeJournal(home, rel, size, b); err != nil {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	if err := appendBytes(path, b); err != nil {
+		return err // the next writer rolls it forward if part of it landed
+	}
+	return os.Remove(filepath.Join(home, journalFile))
+}
+
+// writeJournal puts the journal in place whole (temp file, sync, rename), so
+// a writer killed while writing it leaves none rather than a wrong one.
+func writeJournal(home, rel string, offset int64, b []byte) error {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "%s\n%d\n", rel, offset)
+	buf.Write(b)
+	tmp, err := os.CreateTemp(home, journalFile+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(home, journalFile))
+}
+
+// recoverAppend finishes an append a killed writer left half done, if any.
+// The caller holds the lock. Bytes after the recorded offset that are not
+// the journal's own (an editor's) are left alone, as is a file that was
+// truncated since: only our own torn note is completed.
+func recoverAppend(home string) error {
+	jpath := filepath.Join(home, journalFile)
+	data, err := os.ReadFile(jpath)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", jpath, err)
+	}
+	rel, rest, ok1 := strings.Cut(string(data), "\n")
+	off, payload, ok2 := strings.Cut(rest, "\n")
+	offset, err := strconv.ParseInt(off, 10, 64)
+	if !ok1 || !ok2 || err != nil || !filepath.IsLocal(rel) {
+		return os.Remove(jpath) // not ours to act on
+	}
+	path := filepath.Join(home, rel)
+	if err := insideWorkspace(home, path); err != nil {
+		return os.Remove(jpath)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return os.Remove(jpath)
+	}
+	if err != nil {
+		return fmt.Errorf("recover %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("recover %s: %w", path, err)
+	}
+	written := fi.Size() - offset
+	if written > 0 && written < int64(len(payload)) {
+		got := make([]byte, written)
+		if _, err := f.ReadAt(got, offset); err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("recover %s: %w", path, err)
+		}
+		if string(got) == payload[:written] {
+			if _, err := f.Write([]byte(payload[written:])); err != nil {
+				return fmt.Errorf("recover %s: %w", path, err)
+			}
+			if err := f.Sync(); err != nil {
+				return fmt.Errorf("recover %s: %w", path, err)
+			}
+		}
+	}
+	return os.Remove(jpath)
+}
