@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/soul"
 )
 
 // sessionFlags choose which conversation a chat or prompt belongs to.
@@ -136,7 +137,22 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		return nil, err
 	}
 	if err := core.Locate(home); err != nil {
-		return nil, err
+		// First contact: a person at a terminal who runs `agent chat` before
+		// `agent init` gets the workspace made and the first meeting
+		// (bootstrap) started; a script keeps the clear error.
+		if !errors.Is(err, core.ErrNoWorkspace) || !a.firstContact(cmd, message) {
+			return nil, err
+		}
+		ws, _, err := core.Init(ctx, home)
+		if err != nil {
+			return nil, err
+		}
+		_, err = a.loadSoul(ctx, soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now))
+		ws.Close()
+		if err != nil {
+			return nil, err
+		}
+		a.warnf("created your workspace at %s (your notes, persona and memory live there); let's get to know each other", home)
 	}
 	mem, err := core.OpenIndexRecall(ctx, home, func(msg string) { a.warnf("%s", msg) })
 	if err != nil {
@@ -167,6 +183,13 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		return nil, err
 	}
 	return a.newChatSession(ctx, cmd, ws, o, mem, recaller)
+}
+
+// firstContact says whether a missing workspace may be created for this
+// chat: an interactive REPL (no message, a terminal on both ends) of the
+// chat command itself, not agent prompt.
+func (a *app) firstContact(cmd *cli.Command, message string) bool {
+	return cmd.Name == "chat" && message == "" && a.io.InTTY && a.io.OutTTY
 }
 
 // newChatSession builds the chat over what openChat opened, which it owns
