@@ -224,6 +224,9 @@ const fixOllama = "start it with 'ollama serve', or point OLLAMA_HOST at it"
 
 // doctorOllama asks the server for its version; err is the adapter's own
 // failure to start (a bad OLLAMA_HOST), reported as this check's.
+// fixOllamaHost is the fix for an OLLAMA_HOST agent cannot use at all.
+const fixOllamaHost = "set OLLAMA_HOST to an http:// or https:// address, or unset it for 127.0.0.1:11434"
+
 func doctorOllama(ctx context.Context, o *Ollama, err error) (DoctorCheck, bool) {
 	c := DoctorCheck{Name: "ollama", ollama: true}
 	var v string
@@ -234,6 +237,9 @@ func doctorOllama(ctx context.Context, o *Ollama, err error) (DoctorCheck, bool)
 	}
 	if err != nil {
 		c.Detail, c.Fix = err.Error(), fixOllama
+		if o == nil { // OLLAMA_HOST itself is unusable: starting a server won't help
+			c.Fix = fixOllamaHost
+		}
 		return c, false
 	}
 	c.OK, c.Detail = true, fmt.Sprintf("version %s at %s", v, o.Host())

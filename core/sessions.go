@@ -150,7 +150,7 @@ func (st *Sessions) Get(ctx context.Context, name string) (Session, error) {
 func (st *Sessions) Latest(ctx context.Context) (Session, error) {
 	s, err := st.one(ctx, sqlSessionLatest)
 	if errors.Is(err, ErrNoSession) {
-		return s, fmt.Errorf("%w: there is no previous session to continue", ErrNoSession)
+		return s, fmt.Errorf("%w: there are no sessions yet (start one with: agent chat)", ErrNoSession)
 	}
 	return s, err
 }

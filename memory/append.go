@@ -485,7 +485,7 @@ func insideWorkspace(home, path string) error {
 			}
 			rel, err := filepath.Rel(root, resolved)
 			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return fmt.Errorf("%s leads outside the workspace (to %s); not writing through that symlink: %w", path, resolved, ErrInvalid)
+				return invalidf("%s leads outside the workspace (to %s); not writing through that symlink", path, resolved)
 			}
 			return nil
 		}
@@ -493,7 +493,7 @@ func insideWorkspace(home, path string) error {
 			return err
 		}
 		if fi, lerr := os.Lstat(target); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
-			return fmt.Errorf("%s is a broken symlink; not writing through it: %w", target, ErrInvalid)
+			return invalidf("%s is a broken symlink; not writing through it", target)
 		}
 		// A file that does not exist yet: check the directory it will be in.
 		parent := filepath.Dir(target)

@@ -85,6 +85,15 @@ func NewStore(db *sql.DB, path string, now func() time.Time) *Store {
 // revision, so nothing written later can lose that edit.
 func (s *Store) Load(ctx context.Context) (Soul, error) {
 	content, err := readFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The persona's revisions live in state.db: point at the user's own
+		// latest one before the default.
+		var id int64
+		var sum string
+		if s.db.QueryRowContext(ctx, qLatest).Scan(&id, &sum) == nil {
+			return Soul{}, &kindError{kind: fs.ErrNotExist, msg: fmt.Sprintf("no SOUL.md at %s; restore your persona with: agent soul revert %d (its latest revision; see agent soul history), or run agent init for the default one", s.path, id)}
+		}
+	}
 	if err != nil {
 		return Soul{}, err
 	}
@@ -151,7 +160,9 @@ func (s *Store) Save(ctx context.Context, content string, author Author, reason 
 // History returns every revision, newest first, without Content. Like every
 // reader it first records an editor's change to SOUL.md.
 func (s *Store) History(ctx context.Context) ([]Revision, error) {
-	if _, err := s.Load(ctx); err != nil {
+	// An editor's change is recorded first; a missing SOUL.md still has its
+	// history (that is when a revision to restore is wanted).
+	if _, err := s.Load(ctx); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, qHistory)

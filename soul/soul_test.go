@@ -232,13 +232,20 @@ func TestLoadOverCapWarnsAndKeepsEverything(t *testing.T) {
 func TestLoadErrors(t *testing.T) {
 	ctx := context.Background()
 	s, path := setup(t, initial)
+	if _, err := s.Load(ctx); err != nil { // revision 1
+		t.Fatal(err)
+	}
 	os.Remove(path)
 	_, err := s.Load(ctx)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Load of a missing SOUL.md = %v, want an error naming %s", err, path)
 	}
-	if _, err := s.History(ctx); err == nil {
-		t.Fatal("History with a missing SOUL.md succeeded")
+	// Its history lives in state.db and is what the user needs now.
+	if hist, err := s.History(ctx); err != nil || len(hist) != 1 {
+		t.Fatalf("History with a missing SOUL.md: %d revisions, %v", len(hist), err)
+	}
+	if !strings.Contains(err.Error(), "agent soul revert 1") {
+		t.Errorf("the error does not point at the user's own revision: %v", err)
 	}
 	writeFile(t, path, "ok\xc3(")
 	_, err = s.Load(ctx)
@@ -246,8 +253,8 @@ func TestLoadErrors(t *testing.T) {
 		t.Fatalf("Load of invalid UTF-8 = %v", err)
 	}
 	var n int
-	if err := s.db.QueryRow("SELECT count(*) FROM soul_revisions").Scan(&n); err != nil || n != 0 {
-		t.Fatalf("%d revisions recorded from unreadable files (%v)", n, err)
+	if err := s.db.QueryRow("SELECT count(*) FROM soul_revisions").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d revisions: something was recorded from unreadable files (%v)", n-1, err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,7 +130,11 @@ func (a *app) runSoulShow(ctx context.Context, st *soul.Store, _ []int64) error 
 }
 
 func (a *app) runSoulHistory(ctx context.Context, st *soul.Store, _ []int64) error {
-	if _, err := a.loadSoul(ctx, st); err != nil {
+	// The history lives in state.db: it is shown even when SOUL.md is gone
+	// (that is when it is needed, to pick a revision to restore).
+	if _, err := a.loadSoul(ctx, st); errors.Is(err, fs.ErrNotExist) {
+		a.warnf("%v", err)
+	} else if err != nil {
 		return err
 	}
 	hist, err := st.History(ctx)

@@ -155,9 +155,13 @@ func (a *app) rootCommand() *cli.Command {
 // "agent: " line) instead of urfave's help dump on stdout, naming flags as
 // the user types them (--num-ctx, not -num-ctx).
 func setUsageErrors(cmd *cli.Command) {
-	cmd.OnUsageError = func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
 		msg := strings.ToLower(err.Error()[:1]) + err.Error()[1:]
 		msg = goStyleFlag.ReplaceAllString(msg, "flag --$1")
+		// A value that starts with '-' is read as a flag: say how to pass it.
+		if f, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
+			msg = fmt.Sprintf("unknown flag %s; if %s is a value, put -- before it: %s … -- %s", f, f, c.FullName(), f)
+		}
 		return usagef("%s", msg)
 	}
 	cmd.HideHelpCommand = true
