@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -55,6 +56,9 @@ type ChatRequest struct {
 	NumCtx     int
 	KeepAlive  time.Duration
 	NumPredict int
+	// Format, when set, is a JSON schema the reply must fit (Ollama's
+	// structured outputs); the reply's Content is then that JSON.
+	Format json.RawMessage
 }
 
 // Reply is what the model answered. The counts are the model's own:

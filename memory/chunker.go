@@ -68,9 +68,13 @@ func ChunkFile(rel string, data []byte, opts ChunkOptions) ([]Chunk, error) {
 }
 
 // LogDate returns the date of a daily log from its workspace-relative path,
-// "logs/2026-11-20.md" → "2026-11-20", or "" for any other file.
+// "logs/2026-11-20.md" → "2026-11-20"; a digest's is the first day of its
+// period (digestDate); "" for any other file.
 func LogDate(rel string) string {
 	dir, name := path.Split(rel)
+	if dir == "digests/" {
+		return digestDate(name)
+	}
 	if dir != "logs/" || len(name) != len("2006-01-02.md") || !strings.HasSuffix(name, ".md") {
 		return ""
 	}
