@@ -95,7 +95,13 @@ func writeDigest(home string, p Period, text string) error {
 	if err := renameio.WriteFile(filepath.Join(home, p.Path()), []byte(text), 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", p.Path(), err)
 	}
-	return nil
+	// The rename is durable once the directory entry is on disk.
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", DigestsDir, err)
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 // Distilled reports whether the period's digest exists.

@@ -293,6 +293,7 @@ func runPeriod(ctx context.Context, o *Options, p Period) (Result, error) {
 	// Proposals first, then the digest: a run killed in between leaves no
 	// digest, so the period is distilled again, and the proposals, keyed by
 	// their text, are not stored twice.
+	stage("proposals")
 	if len(facts) > 0 {
 		n, err := storeProposals(ctx, o.DB, p, facts, o.Now())
 		if err != nil {
@@ -300,12 +301,18 @@ func runPeriod(ctx context.Context, o *Options, p Period) (Result, error) {
 		}
 		res.Proposed = n
 	}
+	stage("digest")
 	if err := writeDigest(o.Home, p, res.Digest); err != nil {
 		return res, err
 	}
+	stage("written")
 	res.Wrote = true
 	return res, nil
 }
+
+// stage marks a point between two writes; the crash tests kill the process
+// there (export_test.go) and check that what is left is whole.
+var stage = func(string) {}
 
 func addCount(m map[string]int, k string, v int) map[string]int {
 	if m == nil {

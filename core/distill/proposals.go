@@ -231,6 +231,7 @@ func Accept(ctx context.Context, db *sql.DB, revs *memrev.Store, home string, p 
 		return err
 	}
 	line := p.Text + " (" + p.Source + ")"
+	stage("accept")
 	if !memHas(mem.lines, p.Text) {
 		reason := fmt.Sprintf("distill %s: %s %q", p.Period, p.Action, p.Text)
 		_, err = revs.Change(ctx, memrev.Agent, reason, func() error {
@@ -250,6 +251,7 @@ func Accept(ctx context.Context, db *sql.DB, revs *memrev.Store, home string, p 
 			return err
 		}
 	}
-	_, err = db.ExecContext(ctx, qDecideProposal, "accepted", time.Now().UTC().Format(time.RFC3339), p.ID)
+	stage("accepted")
+	_, err = db.ExecContext(ctx, qDecideProposal, "accepted", today.UTC().Format(time.RFC3339), p.ID)
 	return err
 }
