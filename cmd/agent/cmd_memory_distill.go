@@ -203,7 +203,11 @@ func (a *app) reportPeriod(r distill.Result) {
 	if r.Note != "" {
 		msg += "; " + r.Note
 	}
-	a.warnf("%s", msg)
+	if r.Invalid {
+		a.warnf("%s", msg)
+		return
+	}
+	a.infof("%s", msg)
 }
 
 // printDistill writes the data: one record per period, then the proposals

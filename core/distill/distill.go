@@ -233,7 +233,9 @@ func runPeriod(ctx context.Context, o *Options, p Period) (Result, error) {
 	var facts []Proposal
 	for i, c := range chunks {
 		res.CutLines += c.Cut
-		o.Progress(fmt.Sprintf("%s: part %d of %d (%d chars)", p.Key, i+1, len(chunks), len(c.Text)))
+		if len(chunks) > 1 {
+			o.Progress(fmt.Sprintf("%s: part %d of %d (%d chars)", p.Key, i+1, len(chunks), len(c.Text)))
+		}
 		text, err := o.Model.Generate(ctx, Request{
 			System: systemPrompt, Prompt: prompt(p, c.Text, i+1, len(chunks), memText),
 			Format: Schema(p.Kind), NumCtx: o.NumCtx, NumPredict: o.NumPredict,
