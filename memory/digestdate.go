@@ -2,8 +2,24 @@ package memory
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
+
+// digestsDir holds the digests distilled from the logs (core/distill);
+// they are notes the index covers, like the logs.
+const digestsDir = "digests"
+
+// inNoteDir reports whether a workspace-relative slash path is logs/ or
+// digests/ or below them.
+func inNoteDir(rel string) bool {
+	for _, d := range []string{logsDir, digestsDir} {
+		if rel == d || strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
+}
 
 // digestDate is the date of a digest (see core/distill): the Monday of an ISO
 // week for "2026-W47.md", the first of the month for "2026-11.md", "" for any
