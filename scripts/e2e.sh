@@ -114,6 +114,43 @@ e2e_chat() {
 	check "chat with a model not installed: exit 4, says what to pull" eval 'code_is 4 && err_has "model nosuch:latest not found: run .ollama pull nosuch:latest."'
 }
 
+# e2e_distill: `agent memory distill` through the real server on a generated
+# month of logs (last month), in a workspace of its own. A small num_ctx
+# forces the logs into several parts; the tiny model answers schema-shaped
+# noise, usually cut by num_predict mid-string, which the checks must drop:
+# nothing invalid may reach a file.
+e2e_distill() {
+	local home="$work/ws-distill" month first d i
+	first="$(date -u -d "$(date -u +%Y-%m-01) -1 month" +%Y-%m-01)"
+	month="${first:0:7}"
+	AGENT_HOME="$home" ag init
+	mkdir -p "$home/logs"
+	for i in $(seq 0 30); do
+		d="$(date -u -d "$first +$i day" +%Y-%m-%d)"
+		[ "${d:0:7}" = "$month" ] || break
+		{
+			echo "# $d"
+			for n in 1 2 3 4 5 6; do
+				printf '\n### %02d:00\nWorked on the garden plan, step %s; called the plumber about the kitchen sink on %s.\n' "$((8 + n))" "$n" "$d"
+			done
+		} >"$home/logs/$d.md"
+	done
+
+	AGENT_HOME="$home" ag memory distill month --dry-run --json --num-ctx 1024 --num-predict 48
+	check "distill --dry-run: exit 0, or 1 for output mostly invalid" eval 'code_is 0 || code_is 1'
+	check "distill --dry-run: the month's logs split into several parts within num_ctx" \
+		err_has "^agent: $month: 3[01] logs in ([2-9]|[1-9][0-9]+) parts; [0-9]+ items kept, [0-9]+ dropped"
+	check "distill --dry-run --json: the counts of the month" out_has "\"period\":\"$month\",\"kind\":\"month\",[^}]*\"chunks\":[0-9]+"
+	check "distill --dry-run: nothing written" eval '[ ! -e "$home/digests" ]'
+
+	AGENT_HOME="$home" ag memory distill month --num-ctx 1024 --num-predict 48
+	check "distill: exit 0, or 1 for output mostly invalid" eval 'code_is 0 || code_is 1'
+	check "distill: a digest, if any, holds only cited lines of real logs" eval '
+		[ ! -e "$home/digests/$month.md" ] ||
+		! grep "^- " "$home/digests/$month.md" | grep -Ev " \(logs/$month-[0-9]{2}\.md:[0-9]+(-[0-9]+)?\)\$" | grep -q .'
+	check "distill: MEMORY.md untouched without --apply" eval '! AGENT_HOME="$home" "$agent" memory history | grep -q agent'
+}
+
 start=$SECONDS
 ollama_up || {
 	echo "e2e: could not start Ollama"
@@ -128,6 +165,7 @@ mkdir -p "$HOME"
 e2e_setup
 e2e_doctor
 e2e_chat
+e2e_distill
 
 echo "e2e: took $((SECONDS - start))s"
 echo "e2e: $passed passed, $failed failed"

@@ -164,6 +164,28 @@ func (a *app) distillOptions(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	return opts, done, nil
 }
 
+// noteOverdue tells stderr which distillations are due and not done
+// ("last week (2026-W47) not distilled yet"), for agent doctor. Without a
+// usable workspace it says nothing: doctor's checks report that.
+func (a *app) noteOverdue(ctx context.Context) {
+	ws, err := a.openWorkspace(ctx)
+	if err != nil {
+		return
+	}
+	defer ws.Close()
+	loc, err := a.userLocation(ctx, ws)
+	if err != nil {
+		return
+	}
+	notes, err := distill.Overdue(ws.Home, a.now().In(loc))
+	if err != nil {
+		a.warnf("digests: %v", err)
+	}
+	for _, n := range notes {
+		a.infof("note: %s", n)
+	}
+}
+
 func distillErr(err error) error {
 	if errors.Is(err, distill.ErrInvalid) {
 		return usagef("%v", err)

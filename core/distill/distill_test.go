@@ -420,3 +420,23 @@ func TestRecentLinesAndOverdue(t *testing.T) {
 		t.Errorf("budgeted: %q", lines)
 	}
 }
+
+func TestItemTextIsOneSafeLine(t *testing.T) {
+	e := setup(t, map[string]string{"2026-11-20": log20})
+	e.srv.Script(reply(t, []map[string]string{
+		item("## - * **Booked** flights\nto Lisbon", "logs/2026-11-20.md:4", "Booked flights to Lisbon"),
+		item(strings.Repeat("long ", 80), "logs/2026-11-20.md:4", "Booked flights to Lisbon"),
+		item("Bacalhau on Sunday.", "logs/2026-11-20.md:7", "decided to try it on Sunday"),
+	}))
+	e.opts.Kind = distill.Week
+	res, err := distill.Run(context.Background(), e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Items.Dropped[distill.DropEmpty] != 1 {
+		t.Errorf("counts %+v", res[0].Items)
+	}
+	if d := e.read(t, "digests/2026-W47.md"); !strings.Contains(d, "\n- **Booked** flights to Lisbon (logs/2026-11-20.md:4)\n") {
+		t.Errorf("digest:\n%s", d)
+	}
+}

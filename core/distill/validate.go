@@ -110,7 +110,18 @@ func oneLine(s string, max int) string {
 	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.In(r, unicode.Cc, unicode.Cf)
 	}), " ")
-	s = strings.TrimLeft(s, "#>*-+ ")
+	// A heading, quote or list marker in front would make the bullet
+	// something else; "**bold**" stays.
+	for {
+		t := strings.TrimLeft(s, "#> ")
+		for _, m := range []string{"- ", "* ", "+ "} {
+			t = strings.TrimPrefix(t, m)
+		}
+		if t == s {
+			break
+		}
+		s = t
+	}
 	if utf8.RuneCountInString(s) > max {
 		return ""
 	}
