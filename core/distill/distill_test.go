@@ -324,7 +324,7 @@ func TestMonthFacts(t *testing.T) {
 	items := []map[string]string{item("Moved to Porto.", "logs/2026-11-05.md:4", "We moved to Porto last weekend")}
 	e.srv.Script(reply(t, items,
 		map[string]string{"action": "supersede", "section": "User Facts", "text": "Lives in Porto, near the river.", "source": "logs/2026-11-05.md:4", "quote": "moved to Porto last weekend", "replaces": "Lives in Lisbon"},
-		map[string]string{"action": "add", "section": "User Facts", "text": "Allergic to penicillin", "source": "logs/2026-11-05.md:5", "quote": "allergic to penicillin"}, // already there
+		map[string]string{"action": "add", "section": "User Facts", "text": "Allergic to penicillin", "source": "logs/2026-11-05.md:5", "quote": "allergic to penicillin"},    // already there
 		map[string]string{"action": "remove", "section": "User Facts", "text": "Allergic to penicillin", "source": "logs/2026-11-05.md:5", "quote": "allergic to penicillin"}, // refused
 		map[string]string{"action": "add", "section": "Home", "text": "The flat is near the river.", "source": "logs/2026-11-05.md:4", "quote": "the new flat is near the river"},
 	))
