@@ -43,7 +43,11 @@ func title(p Period) string {
 func render(p Period, srcs []Source, items []Item, budgetTokens int) (string, int) {
 	var b strings.Builder
 	b.WriteString(title(p) + "\n\n")
-	fmt.Fprintf(&b, "Distilled by agent from %d daily logs; every line cites the log lines it came from.\n\n", len(srcs))
+	plural := "s"
+	if len(srcs) == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(&b, "Distilled by agent from %d daily log%s; every line cites the log lines it came from.\n\n", len(srcs), plural)
 	if len(items) == 0 {
 		b.WriteString("Nothing to note.\n")
 		return b.String(), 0
