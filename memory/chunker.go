@@ -63,6 +63,11 @@ func ChunkFile(rel string, data []byte, opts ChunkOptions) ([]Chunk, error) {
 		return nil, nil
 	}
 	c.target, c.path, c.date = target, rel, LogDate(rel)
+	if c.date != "" && strings.HasPrefix(rel, digestsDir+"/") {
+		// A digest's bullets are separate items, each citing its own
+		// source: a chunk each, so a hit costs one item, not the digest.
+		c.target = 1
+	}
 	c.walk(c.parse())
 	return c.out, nil
 }

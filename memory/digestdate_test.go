@@ -1,6 +1,9 @@
 package memory
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLogDateDigests(t *testing.T) {
 	for rel, want := range map[string]string{
@@ -20,5 +23,28 @@ func TestLogDateDigests(t *testing.T) {
 		if got := LogDate(rel); got != want {
 			t.Errorf("LogDate(%q) = %q, want %q", rel, got, want)
 		}
+	}
+}
+
+func TestDigestChunkedByItem(t *testing.T) {
+	src := "# Week 2026-W47 (2026-11-16 to 2026-11-22)\n\nDistilled by agent.\n\n- One (logs/2026-11-20.md:4)\n- Two (logs/2026-11-21.md:4)\n- Three (logs/2026-11-21.md:6)\n"
+	chunks, err := ChunkFile("digests/2026-W47.md", []byte(src), ChunkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range chunks {
+		if c.Date != "2026-11-16" {
+			t.Errorf("chunk %q dated %q", c.Text, c.Date)
+		}
+		got = append(got, c.Text)
+	}
+	want := []string{"# Week 2026-W47 (2026-11-16 to 2026-11-22)\n\nDistilled by agent.", "- One (logs/2026-11-20.md:4)", "- Two (logs/2026-11-21.md:4)", "- Three (logs/2026-11-21.md:6)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("chunks %q, want %q", got, want)
+	}
+	// The same text as a log is one chunk.
+	if chunks, _ := ChunkFile("logs/2026-11-20.md", []byte(src), ChunkOptions{}); len(chunks) != 1 {
+		t.Errorf("a log was split into %d chunks", len(chunks))
 	}
 }

@@ -7,13 +7,13 @@
 #   scripts/locomo-digests.sh                  # budgets 1000/2000/4000, k=50; the headline is overall (cat 1-4) @2000
 #
 # Environment: BENCH_DATA (default <repo>/../shared/bench/data), AGENT_BIN (default <repo>/bin/agent, built if
-# missing), DIGEST_PER_PART (lines picked per part, default 8). Extra arguments go to locomo.py eval.
+# missing), DIGEST_PER_PART (headline lines picked per part of a week, default 5). Extra arguments go to locomo.py eval.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${BENCH_DATA:-$root/../shared/bench/data}
-bench=$(cd "$data/.." && pwd)
 [ -d "$data/locomo-dev" ] || { echo "locomo-digests.sh: no $data/locomo-dev (set BENCH_DATA)" >&2; exit 1; }
+bench=$(cd "$data/.." && pwd)
 export AGENT_BIN=${AGENT_BIN:-$root/bin/agent}
 [ -x "$AGENT_BIN" ] || make -C "$root" build >&2
 
@@ -24,7 +24,7 @@ mkdir -p "$work/bench/data"
 for f in "$bench"/*.py "$bench"/*.sh; do ln -s "$f" "$work/bench/"; done
 cp -R "$data/locomo-dev" "$work/bench/data/"
 chmod -R u+w "$work/bench/data"
-(cd "$root" && go run -tags sqlite_fts5 ./scripts/digestbench -per-part "${DIGEST_PER_PART:-8}" "$work"/bench/data/locomo-dev/conv-*/) >&2
+(cd "$root" && go run -tags sqlite_fts5 ./scripts/digestbench -per-part "${DIGEST_PER_PART:-5}" "$work"/bench/data/locomo-dev/conv-*/) >&2
 
 headline() { grep -m1 '^| overall (cat 1-4) ' "$1" | awk -F'|' '{gsub(/ /, "", $5); print $5}'; }
 

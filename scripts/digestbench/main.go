@@ -5,7 +5,7 @@
 // model's. scripts/locomo-digests.sh uses it to measure recall with and
 // without digests reproducibly.
 //
-//	go run ./scripts/digestbench [-kind week] [-per-part 8] WORKSPACE...
+//	go run ./scripts/digestbench [-kind week] [-per-part 5] WORKSPACE...
 package main
 
 import (
@@ -26,7 +26,7 @@ import (
 
 func main() {
 	kind := flag.String("kind", distill.Week, "week, month, or both (\"\")")
-	perPart := flag.Int("per-part", 8, "lines picked from each part of the prompt")
+	perPart := flag.Int("per-part", 5, "lines picked from each part of the prompt")
 	flag.Parse()
 	ctx := context.Background()
 	for _, ws := range flag.Args() {
