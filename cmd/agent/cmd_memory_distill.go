@@ -334,19 +334,9 @@ func (a *app) askProposal(in *bufio.Reader, p distill.Proposal) string {
 // the action MEMORY.md's revision store.
 func (a *app) withMemRev(min, max int, run func(ctx context.Context, st *memrev.Store, revs []int64) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
-		if n := cmd.Args().Len(); n < min || n > max {
-			if max == 0 {
-				return usagef("%s takes no arguments", strings.TrimPrefix(cmd.FullName(), "agent "))
-			}
-			return usagef("usage: %s %s", cmd.FullName(), cmd.ArgsUsage)
-		}
-		var revs []int64
-		for _, s := range cmd.Args().Slice() {
-			id, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || id <= 0 {
-				return usagef("REV must be a revision number, not %q (see: agent memory history)", s)
-			}
-			revs = append(revs, id)
+		revs, err := revisionArgs(cmd, min, max, "agent memory history")
+		if err != nil {
+			return err
 		}
 		ws, err := a.openWorkspace(ctx)
 		if err != nil {

@@ -59,19 +59,9 @@ func (a *app) soulCommand() *cli.Command {
 // then hands the action the soul store and the parsed revisions.
 func (a *app) withSoul(min, max int, run func(ctx context.Context, st *soul.Store, revs []int64) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
-		if n := cmd.Args().Len(); n < min || n > max {
-			if max == 0 {
-				return usagef("%s takes no arguments", strings.TrimPrefix(cmd.FullName(), "agent "))
-			}
-			return usagef("usage: %s %s", cmd.FullName(), cmd.ArgsUsage)
-		}
-		var revs []int64
-		for _, s := range cmd.Args().Slice() {
-			id, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || id <= 0 {
-				return usagef("REV must be a revision number, not %q (see: agent soul history)", s)
-			}
-			revs = append(revs, id)
+		revs, err := revisionArgs(cmd, min, max, "agent soul history")
+		if err != nil {
+			return err
 		}
 		ws, err := a.openWorkspace(ctx)
 		if err != nil {
@@ -80,6 +70,26 @@ func (a *app) withSoul(min, max int, run func(ctx context.Context, st *soul.Stor
 		defer ws.Close()
 		return run(ctx, soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now), revs)
 	}
+}
+
+// revisionArgs checks that a command got between min and max arguments,
+// each a revision number; history names the command that lists them.
+func revisionArgs(cmd *cli.Command, min, max int, history string) ([]int64, error) {
+	if n := cmd.Args().Len(); n < min || n > max {
+		if max == 0 {
+			return nil, usagef("%s takes no arguments", strings.TrimPrefix(cmd.FullName(), "agent "))
+		}
+		return nil, usagef("usage: %s %s", cmd.FullName(), cmd.ArgsUsage)
+	}
+	var revs []int64
+	for _, s := range cmd.Args().Slice() {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, usagef("REV must be a revision number, not %q (see: %s)", s, history)
+		}
+		revs = append(revs, id)
+	}
+	return revs, nil
 }
 
 // loadSoul loads SOUL.md (recording an editor's change first) and passes its
