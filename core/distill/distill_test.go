@@ -440,3 +440,26 @@ func TestItemTextIsOneSafeLine(t *testing.T) {
 		t.Errorf("digest:\n%s", d)
 	}
 }
+
+// A supersession whose old line the user removed meanwhile becomes a plain
+// addition: the new fact and its source are kept, nothing else is touched.
+func TestSupersedeOfARemovedLine(t *testing.T) {
+	ctx := context.Background()
+	e := monthEnv(t)
+	e.opts.Today, e.opts.Kind = monthToday, distill.Month
+	if _, err := distill.Run(ctx, e.opts); err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(memoryMD, "- Lives in Lisbon (logs/2026-09-02.md:4)\n", "", 1)
+	if err := os.WriteFile(filepath.Join(e.home, "MEMORY.md"), []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pending, _ := distill.Pending(ctx, e.ws.State)
+	revs := memrev.NewStore(e.ws.State, e.home, nil)
+	if err := distill.Accept(ctx, e.ws.State, revs, e.home, pending[0], monthToday); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.read(t, "MEMORY.md"); got != edited+"- Lives in Porto, near the river. (logs/2026-11-05.md:4)\n" {
+		t.Errorf("MEMORY.md:\n%s", got)
+	}
+}

@@ -235,11 +235,8 @@ func Accept(ctx context.Context, db *sql.DB, revs *memrev.Store, home string, p 
 	if !memHas(mem.lines, p.Text) {
 		reason := fmt.Sprintf("distill %s: %s %q", p.Period, p.Action, p.Text)
 		_, err = revs.Change(ctx, memrev.Agent, reason, func() error {
-			if p.Action == ActionSupersede {
-				n, old := findFactLine(mem.lines, p.Replaces)
-				if n == 0 {
-					return fmt.Errorf("accept proposal %d: the line it supersedes is no longer in MEMORY.md: %w", p.ID, ErrInvalid)
-				}
+			// A replaced line someone removed since leaves a plain addition.
+			if n, old := findFactLine(mem.lines, p.Replaces); p.Action == ActionSupersede && n > 0 {
 				note := fmt.Sprintf("%s%s: see %s)_", supersededMark, today.Format(time.DateOnly), p.Source)
 				_, err := memory.Supersede(home, n, old, note, line)
 				return err
