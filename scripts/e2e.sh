@@ -120,7 +120,7 @@ e2e_chat() {
 # noise, usually cut by num_predict mid-string, which the checks must drop:
 # nothing invalid may reach a file.
 e2e_distill() {
-	local home="$work/ws-distill" month first d i
+	local home="$work/ws-distill" month first week d i
 	first="$(date -u -d "$(date -u +%Y-%m-01) -1 month" +%Y-%m-01)"
 	month="${first:0:7}"
 	AGENT_HOME="$home" ag init
@@ -142,12 +142,15 @@ e2e_distill() {
 		err_has "^agent: $month: 3[01] logs in ([2-9]|[1-9][0-9]+) parts; [0-9]+ items kept, [0-9]+ dropped"
 	check "distill --dry-run --json: the counts of the month" out_has "\"period\":\"$month\",\"kind\":\"month\",[^}]*\"chunks\":[0-9]+"
 	check "distill --dry-run: nothing written" eval '[ ! -e "$home/digests" ]'
+	check "distill --dry-run: mostly invalid output is said so (the tiny model's noise)" \
+		eval 'code_is 0 || err_has "model output mostly invalid \([0-9]+ kept, [0-9]+ dropped\): nothing written"'
 
-	AGENT_HOME="$home" ag memory distill month --num-ctx 1024 --num-predict 48
-	check "distill: exit 0, or 1 for output mostly invalid" eval 'code_is 0 || code_is 1'
-	check "distill: a digest, if any, holds only cited lines of real logs" eval '
-		[ ! -e "$home/digests/$month.md" ] ||
-		! grep "^- " "$home/digests/$month.md" | grep -Ev " \(logs/$month-[0-9]{2}\.md:[0-9]+(-[0-9]+)?\)\$" | grep -q .'
+	week="$(date -u -d "$first +7 day" +%G-W%V)"
+	AGENT_HOME="$home" ag memory distill week --period "$week" --num-ctx 1024 --num-predict 48
+	check "distill a week: exit 0, or 1 for output mostly invalid" eval 'code_is 0 || code_is 1'
+	check "distill a week: a digest, if any, holds only cited lines of real logs" eval '
+		[ ! -e "$home/digests/$week.md" ] ||
+		! grep "^- " "$home/digests/$week.md" | grep -Ev " \(logs/[0-9]{4}-[0-9]{2}-[0-9]{2}\.md:[0-9]+(-[0-9]+)?\)\$" | grep -q .'
 	check "distill: MEMORY.md untouched without --apply" eval '! AGENT_HOME="$home" "$agent" memory history | grep -q agent'
 }
 
