@@ -276,7 +276,7 @@ func (a *app) reviewProposals(ctx context.Context, ws *core.Workspace, apply boo
 		if !all {
 			if !interactive {
 				out.Proposals = append(out.Proposals, pending[i:]...)
-				a.infof("%d proposed facts pending: review them on a terminal, or accept all with --apply", len(pending)-i)
+				a.infof("proposed facts pending: %d (review them on a terminal, or accept them all with --apply)", len(pending)-i)
 				return nil
 			}
 			decision = a.askProposal(in, p)

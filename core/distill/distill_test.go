@@ -16,6 +16,7 @@ import (
 	"agent/core/distill"
 	"agent/core/memrev"
 	"agent/core/ollamatest"
+	"agent/index"
 )
 
 // The fixture: a week (2026-W47, 16–22 November) of two logs, and today
@@ -461,5 +462,30 @@ func TestSupersedeOfARemovedLine(t *testing.T) {
 	}
 	if got := e.read(t, "MEMORY.md"); got != edited+"- Lives in Porto, near the river. (logs/2026-11-05.md:4)\n" {
 		t.Errorf("MEMORY.md:\n%s", got)
+	}
+}
+
+func TestIndexPresence(t *testing.T) {
+	ctx := context.Background()
+	e := setup(t, map[string]string{"2026-11-05": logMove})
+	if err := os.WriteFile(filepath.Join(e.home, "MEMORY.md"), []byte(memoryMD), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Open(ctx, e.home, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	present := distill.IndexPresence(ix)
+	for fact, want := range map[string]bool{
+		"allergic to PENICILLIN":  true,  // in MEMORY.md, case aside
+		"Lives in Lisbon":         true,  // a line with its citation
+		"moved to Porto":          false, // only in a log: not a fact yet
+		"Allergic to peanuts":     false,
+		"Lives in Lisbon, Alfama": false,
+	} {
+		if got, err := present(ctx, fact); err != nil || got != want {
+			t.Errorf("present(%q) = %v, %v; want %v", fact, got, err, want)
+		}
 	}
 }

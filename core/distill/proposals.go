@@ -124,7 +124,7 @@ func memHas(lines []string, text string) bool {
 // order.
 func IndexPresence(ix *index.Index) func(ctx context.Context, text string) (bool, error) {
 	return func(ctx context.Context, text string) (bool, error) {
-		hits, err := ix.Search(ctx, text, index.SearchOptions{K: 10, NoSnippet: true})
+		hits, err := ix.Search(ctx, text, index.SearchOptions{K: 10, NoSnippet: true, Fresh: true})
 		if err != nil && !errors.Is(err, index.ErrNotFound) {
 			return false, err
 		}
