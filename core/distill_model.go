@@ -17,8 +17,8 @@ type DistillModel struct {
 
 var _ distill.Model = DistillModel{}
 
-// Generate asks for one reply and returns its content.
-func (d DistillModel) Generate(ctx context.Context, req distill.Request) (string, error) {
+// Generate asks for one reply and returns its content and prompt_eval_count.
+func (d DistillModel) Generate(ctx context.Context, req distill.Request) (distill.Reply, error) {
 	r, err := d.Model.Chat(ctx, ChatRequest{
 		Model:      d.Name,
 		Messages:   []Message{{Role: "system", Content: req.System}, {Role: "user", Content: req.Prompt}},
@@ -27,7 +27,7 @@ func (d DistillModel) Generate(ctx context.Context, req distill.Request) (string
 		Format:     req.Format,
 	}, nil)
 	if err != nil {
-		return "", err
+		return distill.Reply{}, err
 	}
-	return r.Content, nil
+	return distill.Reply{Content: r.Content, PromptTokens: r.PromptEvalCount}, nil
 }

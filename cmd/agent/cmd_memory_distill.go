@@ -213,6 +213,9 @@ func (a *app) reportPeriod(r distill.Result) {
 			msg += " (" + d + ")"
 		}
 	}
+	if r.Refits > 0 {
+		msg += fmt.Sprintf("; split again %d times to fit num_ctx", r.Refits)
+	}
 	if r.CutLines > 0 {
 		msg += fmt.Sprintf("; %d over-long log lines shortened in the prompt", r.CutLines)
 	}

@@ -10,12 +10,21 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+	"unicode/utf8"
 )
 
 // Model is what distill needs from a language model: one reply, the JSON
 // that fits req.Format. core's Ollama adapter provides it.
 type Model interface {
-	Generate(ctx context.Context, req Request) (string, error)
+	Generate(ctx context.Context, req Request) (Reply, error)
+}
+
+// Reply is the model's answer: its content, and how many prompt tokens the
+// model evaluated (0 if it does not say), which tells a prompt that did not
+// fit num_ctx.
+type Reply struct {
+	Content      string
+	PromptTokens int
 }
 
 // Request is one call to the model.
@@ -54,6 +63,9 @@ type Options struct {
 	NumPredict  int // tokens kept for the reply (DefaultNumPredict)
 	WeekTokens  int // budget of a weekly digest (DefaultWeekTokens)
 	MonthTokens int // budget of a monthly digest (DefaultMonthTokens)
+	// CharsPerToken is the first estimate used to size the parts (0:
+	// CharsPerToken); chat's calibrated ratio for the model is a good one.
+	CharsPerToken float64
 
 	Model Model
 	// DB is state.db: the month's proposals are stored there. Nil with
@@ -75,6 +87,7 @@ type Result struct {
 	Logs       int    `json:"logs"`
 	Chunks     int    `json:"chunks"`      // model calls
 	CutLines   int    `json:"cut_lines"`   // log lines shortened to fit a chunk
+	Refits     int    `json:"refits"`      // times the parts were made smaller to fit num_ctx
 	Items      Counts `json:"items"`       // digest items kept and dropped
 	Facts      Counts `json:"facts"`       // fact proposals kept and dropped (month)
 	Written    int    `json:"written"`     // items in the digest
@@ -101,6 +114,9 @@ func (o *Options) defaults() {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.CharsPerToken <= 0 {
+		o.CharsPerToken = CharsPerToken
 	}
 	if o.Progress == nil {
 		o.Progress = func(string) {}
@@ -218,57 +234,29 @@ func runPeriod(ctx context.Context, o *Options, p Period) (Result, error) {
 	if p.Kind == Month {
 		memText = mem.text
 	}
-	// Room for the logs: num_ctx less the reply and the fixed parts of the
-	// prompt (system, framing, MEMORY.md for a month).
-	fixed := (len(systemPrompt)+len(prompt(p, "", 1, 1, memText)))/CharsPerToken + 64
-	room := (o.NumCtx - o.NumPredict - fixed) * CharsPerToken
-	if room < 400 {
-		return res, fmt.Errorf("%w: num_ctx %d leaves no room for the logs (the prompt needs %d tokens and the reply %d): raise --num-ctx",
-			ErrInvalid, o.NumCtx, fixed, o.NumPredict)
-	}
-	chunks := chunkSources(srcs, room)
-	res.Chunks = len(chunks)
-	chk := newChecker(srcs)
+	// The parts are sized by an estimate of characters a token; a reply
+	// whose prompt_eval_count shows the prompt did not fit what was planned
+	// (the server cuts the front of a longer one, silently) makes the whole
+	// period run again in smaller parts, with the ratio measured.
+	ratio := o.CharsPerToken
 	var items []Item
 	var facts []Proposal
-	for i, c := range chunks {
-		res.CutLines += c.Cut
-		if len(chunks) > 1 {
-			o.Progress(fmt.Sprintf("%s: part %d of %d (%d chars)", p.Key, i+1, len(chunks), len(c.Text)))
+	for {
+		var cut bool
+		var measured float64
+		items, facts, measured, cut, err = o.distillParts(ctx, p, srcs, mem, memText, ratio, &res)
+		if err != nil || !cut {
+			break
 		}
-		text, err := o.Model.Generate(ctx, Request{
-			System: systemPrompt, Prompt: prompt(p, c.Text, i+1, len(chunks), memText),
-			Format: Schema(p.Kind), NumCtx: o.NumCtx, NumPredict: o.NumPredict,
-		})
-		if err != nil {
-			return res, err
+		res.Refits++
+		ratio = min(measured*0.9, ratio/2)
+		if ratio < minCharsPerToken || res.Refits > maxRefits {
+			return res, fmt.Errorf("%w: the logs do not fit num_ctx %d even in parts of %.2f characters a token: raise --num-ctx", ErrInvalid, o.NumCtx, ratio)
 		}
-		r, err := parseReply(text)
-		if err != nil {
-			res.Items.drop(DropNotJSON)
-			continue
-		}
-		for _, it := range r.Items {
-			t := oneLine(it.Text, maxItemRunes)
-			if t == "" {
-				res.Items.drop(DropEmpty)
-				continue
-			}
-			cite, why := chk.cite(it.Source, it.Quote)
-			if why != "" {
-				res.Items.drop(why)
-				continue
-			}
-			res.Items.Kept++
-			items = append(items, Item{Text: t, Source: cite, Cite: cite.String()})
-		}
-		if p.Kind == Month {
-			fs, err := o.checkFacts(ctx, p, chk, mem, r.Facts, &res.Facts)
-			if err != nil {
-				return res, err
-			}
-			facts = append(facts, fs...)
-		}
+		o.Progress(fmt.Sprintf("%s: a part did not fit num_ctx %d (the model counts %.2f characters a token): splitting again", p.Key, o.NumCtx, measured))
+	}
+	if err != nil {
+		return res, err
 	}
 	all := res.Items
 	all.Kept += res.Facts.Kept
@@ -310,6 +298,75 @@ func runPeriod(ctx context.Context, o *Options, p Period) (Result, error) {
 	stage("written")
 	res.Wrote = true
 	return res, nil
+}
+
+// Refitting: at most maxRefits runs again, never below minCharsPerToken.
+const (
+	maxRefits        = 4
+	minCharsPerToken = 0.5
+)
+
+// distillParts splits the logs at ratio characters a token, asks the model
+// for each part and checks its answers. cut reports a part whose prompt
+// took more tokens than planned; measured is then that part's real ratio.
+func (o *Options) distillParts(ctx context.Context, p Period, srcs []Source, mem memoryFile, memText string, ratio float64, res *Result) (items []Item, facts []Proposal, measured float64, cut bool, err error) {
+	res.Items, res.Facts, res.CutLines = Counts{}, Counts{}, 0
+	// Room for the logs: num_ctx less the reply and the fixed parts of the
+	// prompt (system, framing, MEMORY.md for a month).
+	planned := o.NumCtx - o.NumPredict
+	fixed := int(float64(len(systemPrompt)+len(prompt(p, "", 1, 1, memText)))/ratio) + 64
+	room := int(float64(planned-fixed) * ratio)
+	if room < 400 {
+		return nil, nil, 0, false, fmt.Errorf("%w: num_ctx %d leaves no room for the logs (the prompt needs %d tokens and the reply %d): raise --num-ctx",
+			ErrInvalid, o.NumCtx, fixed, o.NumPredict)
+	}
+	chunks := chunkSources(srcs, room)
+	res.Chunks = len(chunks)
+	chk := newChecker(srcs)
+	for i, c := range chunks {
+		res.CutLines += c.Cut
+		if len(chunks) > 1 {
+			o.Progress(fmt.Sprintf("%s: part %d of %d (%d chars)", p.Key, i+1, len(chunks), len(c.Text)))
+		}
+		req := Request{
+			System: systemPrompt, Prompt: prompt(p, c.Text, i+1, len(chunks), memText),
+			Format: Schema(p.Kind), NumCtx: o.NumCtx, NumPredict: o.NumPredict,
+		}
+		rep, err := o.Model.Generate(ctx, req)
+		if err != nil {
+			return nil, nil, 0, false, err
+		}
+		if rep.PromptTokens >= planned {
+			return nil, nil, float64(utf8.RuneCountInString(req.System+req.Prompt)) / float64(rep.PromptTokens), true, nil
+		}
+		r, err := parseReply(rep.Content)
+		if err != nil {
+			res.Items.drop(DropNotJSON)
+			continue
+		}
+		for _, it := range r.Items {
+			t := oneLine(it.Text, maxItemRunes)
+			if t == "" {
+				res.Items.drop(DropEmpty)
+				continue
+			}
+			cite, why := chk.cite(it.Source, it.Quote)
+			if why != "" {
+				res.Items.drop(why)
+				continue
+			}
+			res.Items.Kept++
+			items = append(items, Item{Text: t, Source: cite, Cite: cite.String()})
+		}
+		if p.Kind == Month {
+			fs, err := o.checkFacts(ctx, p, chk, mem, r.Facts, &res.Facts)
+			if err != nil {
+				return nil, nil, 0, false, err
+			}
+			facts = append(facts, fs...)
+		}
+	}
+	return items, facts, 0, false, nil
 }
 
 // stage marks a point between two writes; the crash tests kill the process

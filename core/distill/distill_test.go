@@ -489,3 +489,49 @@ func TestIndexPresence(t *testing.T) {
 		}
 	}
 }
+
+// A model whose tokenizer is denser than the estimate: its first reply says
+// the prompt took all of num_ctx (so the server cut it); the period is split
+// again in smaller parts and every line still goes in exactly one of them.
+func TestPromptOverNumCtxIsSplitAgain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# 2026-11-18\n")
+	for range 200 {
+		b.WriteString("Note about the garden and the kitchen, and the plumber's visit.\n")
+	}
+	e := setup(t, map[string]string{"2026-11-18": b.String()})
+	e.opts.Kind, e.opts.NumCtx, e.opts.NumPredict = distill.Week, 2048, 256
+	good := reply(t, []map[string]string{item("A garden note.", "logs/2026-11-18.md:2", "about the garden and the kitchen")})
+	cut := good
+	cut.PromptEvalCount = 2048
+	e.srv.Script(cut)
+	e.srv.Default(good)
+	res, err := distill.Run(context.Background(), e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := e.srv.Requests()
+	if res[0].Refits != 1 || len(reqs) != 1+res[0].Chunks {
+		t.Fatalf("refits %d, chunks %d, %d requests", res[0].Refits, res[0].Chunks, len(reqs))
+	}
+	first := len(reqs[0].Messages[1].Content)
+	seen := map[string]int{}
+	for _, r := range reqs[1:] {
+		if len(r.Messages[1].Content) > first*2/3 {
+			t.Errorf("a part of %d chars after a refit from %d", len(r.Messages[1].Content), first)
+		}
+		for _, l := range strings.Split(r.Messages[1].Content, "\n") {
+			if i := strings.Index(l, "| "); i > 0 && !strings.Contains(l[:i], " ") {
+				seen[l[:i]]++
+			}
+		}
+	}
+	for n := 1; n <= 201; n++ {
+		if seen[strconv.Itoa(n)] != 1 {
+			t.Fatalf("line %d sent %d times after the refit", n, seen[strconv.Itoa(n)])
+		}
+	}
+	if !res[0].Wrote {
+		t.Errorf("nothing written: %+v", res[0])
+	}
+}

@@ -57,7 +57,7 @@ type cand struct {
 	score, order int
 }
 
-func (e extractive) Generate(_ context.Context, req distill.Request) (string, error) {
+func (e extractive) Generate(_ context.Context, req distill.Request) (distill.Reply, error) {
 	var cands []cand
 	path := ""
 	for _, l := range strings.Split(req.Prompt, "\n") {
@@ -91,7 +91,7 @@ func (e extractive) Generate(_ context.Context, req distill.Request) (string, er
 		out.Items = append(out.Items, item{Text: c.text, Source: c.source, Quote: c.text})
 	}
 	b, err := json.Marshal(out)
-	return string(b), err
+	return distill.Reply{Content: string(b)}, err
 }
 
 func words(s string) int {
