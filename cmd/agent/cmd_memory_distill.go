@@ -154,6 +154,10 @@ func (a *app) distillOptions(ctx context.Context, cmd *cli.Command, ws *core.Wor
 		Model: core.DistillModel{Model: o, Name: a.model}, DB: ws.State, Now: a.now,
 		Progress: func(msg string) { a.infof("%s", msg) },
 	}
+	// Chat's calibrated ratio for this model, if any, sizes the first parts.
+	if cpt, err := core.NewSessions(ws.State, a.now).CharsPerToken(ctx, name); err == nil && cpt > 0 {
+		opts.CharsPerToken = cpt
+	}
 	done := func() {}
 	if ix, err := index.Open(ctx, ws.Home, func(msg string) { a.warnf("%s", msg) }); err == nil {
 		opts.Present = distill.IndexPresence(ix)
