@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -359,27 +358,11 @@ func (a *app) runMemoryHistory(ctx context.Context, st *memrev.Store, _ []int64)
 	if err != nil {
 		return err
 	}
-	switch {
-	case a.jsonOut:
-		out := make([]soulRevisionJSON, 0, len(hist))
-		for _, r := range hist {
-			out = append(out, soulRevisionJSON{r.ID, r.Author, r.Reason, jsonTime(r.CreatedAt), r.SHA256})
-		}
-		return a.writeJSON(out)
-	case a.io.OutTTY:
-		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.ansi("1", "REV"), a.ansi("1", "WHEN"), a.ansi("1", "AUTHOR"), a.ansi("1", "REASON"))
-		for _, r := range hist {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, ttyTime(r.CreatedAt), r.Author, r.Reason)
-		}
-		return tw.Flush()
-	}
+	rows := make([]soulRevisionJSON, 0, len(hist))
 	for _, r := range hist {
-		if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), jsonTime(r.CreatedAt), r.Author, r.Reason); err != nil {
-			return err
-		}
+		rows = append(rows, soulRevisionJSON{r.ID, r.Author, r.Reason, jsonTime(r.CreatedAt), r.SHA256})
 	}
-	return nil
+	return a.printRevisions(rows)
 }
 
 // runMemoryDiff: none, the last change; one, REV against the current

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -146,28 +147,35 @@ func (a *app) runSoulHistory(ctx context.Context, st *soul.Store, _ []int64) err
 	if err != nil {
 		return err
 	}
+	rows := make([]soulRevisionJSON, 0, len(hist))
+	for _, r := range hist {
+		rows = append(rows, soulRevisionJSON{r.ID, string(r.Author), r.Reason, jsonTime(r.CreatedAt), r.SHA256})
+	}
+	return a.printRevisions(rows)
+}
+
+// printRevisions lists revisions (SOUL.md's, MEMORY.md's): JSON, a table
+// on a terminal, else one tab-separated record each (id, time, author,
+// reason).
+func (a *app) printRevisions(rows []soulRevisionJSON) error {
 	switch {
 	case a.jsonOut:
-		out := make([]soulRevisionJSON, 0, len(hist))
-		for _, r := range hist {
-			out = append(out, soulRevisionJSON{r.ID, string(r.Author), r.Reason, jsonTime(r.CreatedAt), r.SHA256})
-		}
-		return a.writeJSON(out)
+		return a.writeJSON(rows)
 	case a.io.OutTTY:
 		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.ansi("1", "REV"), a.ansi("1", "WHEN"), a.ansi("1", "AUTHOR"), a.ansi("1", "REASON"))
-		for _, r := range hist {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, ttyTime(r.CreatedAt), r.Author, r.Reason)
+		for _, r := range rows {
+			when, _ := time.Parse(time.RFC3339, r.CreatedAt)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, ttyTime(when), r.Author, r.Reason)
 		}
 		return tw.Flush()
-	default:
-		for _, r := range hist {
-			if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), jsonTime(r.CreatedAt), string(r.Author), r.Reason); err != nil {
-				return err
-			}
-		}
-		return nil
 	}
+	for _, r := range rows {
+		if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), r.CreatedAt, r.Author, r.Reason); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // runSoulDiff compares two revisions. With one, REV against the current
