@@ -16,6 +16,7 @@ require (
 )
 
 require (
+	github.com/google/renameio/v2 v2.0.2 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/crypto v0.36.0 // indirect

@@ -73,7 +73,8 @@ func NewChat(ws *Workspace, model Model, modelName string, mem Recaller) *Chat {
 		Sessions:  NewSessions(ws.State, now),
 		ModelName: NormalizeModel(modelName),
 		NumCtx:    DefaultNumCtx, KeepAlive: DefaultKeepAlive, RecallK: DefaultRecallK,
-		Now: now,
+		Now:      now,
+		Identity: []IdentitySource{digestIdentity{ws.Home}},
 	}
 }
 

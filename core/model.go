@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -58,6 +59,9 @@ type ChatRequest struct {
 	// Unload sends keep_alive 0 as Ollama means it: unload the model right
 	// after the reply (a zero KeepAlive alone means the fallback).
 	Unload bool
+	// Format, when set, is a JSON schema the reply must fit (Ollama's
+	// structured outputs); the reply's Content is then that JSON.
+	Format json.RawMessage
 }
 
 // Reply is what the model answered. The counts are the model's own:

@@ -243,6 +243,7 @@ func ollamaChatRequest(req ChatRequest) *api.ChatRequest {
 		Stream:    &stream,
 		KeepAlive: &api.Duration{Duration: keep},
 		Options:   opts,
+		Format:    req.Format,
 		Messages:  make([]api.Message, 0, len(req.Messages)),
 	}
 	for _, m := range req.Messages {

@@ -15,6 +15,8 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
 
+	"agent/core/distill"
+	"agent/core/memrev"
 	"agent/profile"
 	"agent/soul"
 )
@@ -37,6 +39,8 @@ func stateMigrations() []migrationSet {
 		{"profile", profile.Migrations},
 		{"soul", soul.Migrations},
 		{"core", sessionMigrations},
+		{"memrev", memrev.Migrations},
+		{"distill", distill.Migrations},
 	}
 }
 

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"agent/core/memrev"
 	"context"
 	"encoding/json"
 	"errors"
@@ -167,7 +168,7 @@ var toolMemoryAppend = tool{
 		if err != nil {
 			return "", err
 		}
-		r, err := memory.AppendFact(c.WS.Home, text, section)
+		r, err := memrev.AppendFact(ctx, c.WS.State, c.WS.Home, memrev.Agent, "memory_append tool", text, section, c.Now)
 		if err != nil {
 			return "", err
 		}

@@ -86,7 +86,7 @@ func memReadResult(ex memory.Excerpt) string {
 	path := neutralise(ex.Path)
 	about := path
 	switch {
-	case memory.LogDate(ex.Path) != "":
+	case strings.HasPrefix(ex.Path, "logs/") && memory.LogDate(ex.Path) != "":
 		about += ", the log of " + longDate(ex.Date)
 	case ex.Date != "":
 		about += ", period " + ex.Date

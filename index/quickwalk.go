@@ -38,20 +38,22 @@ func quickDigest(home string) (sum digest, n int, ok bool) {
 	case !errors.Is(err, unix.ENOENT):
 		return digest{}, 0, false
 	}
-	logs := filepath.Join(home, logsDir)
-	switch err := unix.Lstat(logs, &st); {
-	case errors.Is(err, unix.ENOENT):
-		return sum, n, true
-	case err != nil:
-		return digest{}, 0, false
-	case st.Mode&unix.S_IFMT == unix.S_IFREG:
-		return sum, n, true // a file named logs: walk ignores it too
-	case st.Mode&unix.S_IFMT != unix.S_IFDIR:
-		return digest{}, 0, false
-	}
 	q := quickWalker{buf: make([]byte, 64<<10)}
-	if !q.dir(logs, logsDir+"/") {
-		return digest{}, 0, false
+	for _, dir := range noteDirs {
+		abs := filepath.Join(home, dir)
+		switch err := unix.Lstat(abs, &st); {
+		case errors.Is(err, unix.ENOENT):
+			continue
+		case err != nil:
+			return digest{}, 0, false
+		case st.Mode&unix.S_IFMT == unix.S_IFREG:
+			continue // a file named logs: walk ignores it too
+		case st.Mode&unix.S_IFMT != unix.S_IFDIR:
+			return digest{}, 0, false
+		}
+		if !q.dir(abs, dir+"/") {
+			return digest{}, 0, false
+		}
 	}
 	sum[0] += q.sum[0]
 	sum[1] += q.sum[1]

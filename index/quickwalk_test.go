@@ -21,6 +21,9 @@ func TestQuickDigestAgreesWithWalk(t *testing.T) {
 		"logs is a file":  {"MEMORY.md": memoryMD, "logs": "not a directory"},
 		"outside logs":    {"MEMORY.md": memoryMD, "SOUL.md": "soul", "other/x.md": "x", "README.md": "r"},
 		"empty directory": {"logs/2026/.keep": ""},
+		"digests":         {"logs/2026-11-20.md": "# a\n", "digests/2026-W47.md": "# w\n", "digests/2026-11.md": "# m\n", "digests/.tmp1": "t"},
+		"digests only":    {"digests/2026-W47.md": "# w\n"},
+		"digests a file":  {"logs/a.md": "a", "digests": "not a directory"},
 	}
 	for name, files := range trees {
 		t.Run(name, func(t *testing.T) {

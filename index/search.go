@@ -104,6 +104,7 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	if err != nil {
 		return nil, err
 	}
+	hits = dropCitedTwice(hits)
 	if len(hits) == 0 {
 		return nil, fmt.Errorf("%w: no memory matches %q", ErrNotFound, query)
 	}

@@ -81,9 +81,13 @@ func TestSearchK(t *testing.T) {
 func TestSearchNoHits(t *testing.T) {
 	ix, _ := open(t, workspace(t, map[string]string{"MEMORY.md": memoryMD}))
 	reindex(t, ix, false)
-	for _, q := range []string{"xylophone", "", "   ", "!!!"} {
-		if _, err := ix.Search(context.Background(), q, SearchOptions{}); !errors.Is(err, ErrNotFound) {
-			t.Errorf("Search(%q) = %v, want ErrNotFound", q, err)
+	if _, err := ix.Search(context.Background(), "xylophone", SearchOptions{}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Search(xylophone) = %v, want ErrNotFound", err)
+	}
+	// No word at all is the caller's mistake, not an empty result.
+	for _, q := range []string{"", "   ", "!!!"} {
+		if _, err := ix.Search(context.Background(), q, SearchOptions{}); !errors.Is(err, ErrNoTerms) || !errors.Is(err, ErrInvalid) {
+			t.Errorf("Search(%q) = %v, want ErrNoTerms", q, err)
 		}
 	}
 }

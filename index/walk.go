@@ -18,7 +18,12 @@ import (
 const (
 	memoryFile = "MEMORY.md"
 	logsDir    = "logs"
+	digestsDir = "digests" // weekly and monthly digests (core/distill)
 )
+
+// noteDirs are the directories of notes the index walks: the daily logs and
+// the digests distilled from them.
+var noteDirs = []string{logsDir, digestsDir}
 
 // entry is one file the walk found: what it is and, for the manifest, its
 // size and mtime. The walk never reads files.
@@ -71,12 +76,13 @@ func walk(home string) ([]entry, digest, error) {
 	case !errors.Is(err, unix.ENOENT):
 		w.add(entry{rel: memoryFile, problem: "cannot stat: " + err.Error()})
 	}
-	logs := filepath.Join(home, logsDir)
-	switch err := unix.Lstat(logs, &st); {
-	case err == nil:
-		w.found(home, root, logsDir, logsDir, &st)
-	case !errors.Is(err, unix.ENOENT):
-		w.add(entry{rel: logsDir, problem: "cannot stat: " + err.Error()})
+	for _, dir := range noteDirs {
+		switch err := unix.Lstat(filepath.Join(home, dir), &st); {
+		case err == nil:
+			w.found(home, root, dir, dir, &st)
+		case !errors.Is(err, unix.ENOENT):
+			w.add(entry{rel: dir, problem: "cannot stat: " + err.Error()})
+		}
 	}
 	return w.out, w.sum, nil
 }

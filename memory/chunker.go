@@ -63,14 +63,23 @@ func ChunkFile(rel string, data []byte, opts ChunkOptions) ([]Chunk, error) {
 		return nil, nil
 	}
 	c.target, c.path, c.date = target, rel, LogDate(rel)
+	if c.date != "" && strings.HasPrefix(rel, digestsDir+"/") {
+		// A digest's bullets are separate items, each citing its own
+		// source: a chunk each, so a hit costs one item, not the digest.
+		c.target = 1
+	}
 	c.walk(c.parse())
 	return c.out, nil
 }
 
 // LogDate returns the date of a daily log from its workspace-relative path,
-// "logs/2026-11-20.md" → "2026-11-20", or "" for any other file.
+// "logs/2026-11-20.md" → "2026-11-20"; a digest's is the first day of its
+// period (digestDate); "" for any other file.
 func LogDate(rel string) string {
 	dir, name := path.Split(rel)
+	if dir == "digests/" {
+		return digestDate(name)
+	}
 	if dir != "logs/" || len(name) != len("2006-01-02.md") || !strings.HasSuffix(name, ".md") {
 		return ""
 	}

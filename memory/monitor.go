@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -53,6 +52,7 @@ func NewMonitor(home string) (*Monitor, error) {
 		m.blind = true // its target's changes raise no event here
 	}
 	m.addTree(filepath.Join(home, logsDir))
+	m.addTree(filepath.Join(home, digestsDir))
 	return m, nil
 }
 
@@ -133,7 +133,7 @@ func (m *Monitor) note(ev fsnotify.Event) {
 	switch {
 	case rel == memoryFile:
 		m.pending = true
-	case rel == logsDir || strings.HasPrefix(rel, logsDir+"/"):
+	case inNoteDir(rel):
 		m.pending = true
 		if ev.Op&fsnotify.Create != 0 {
 			if fi, err := os.Lstat(ev.Name); err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0) {

@@ -57,6 +57,10 @@ func TestMonitorSeesEveryKindOfChange(t *testing.T) {
 			must(os.Rename(tmp, filepath.Join(home, "logs", "2026-11-20.md")))
 		}},
 		{"new subdirectory", func() { must(os.Mkdir(filepath.Join(home, "logs", "2025"), 0o755)) }},
+		{"digests created", func() { must(os.Mkdir(filepath.Join(home, "digests"), 0o755)) }},
+		{"digest written", func() {
+			must(os.WriteFile(filepath.Join(home, "digests", "2026-W47.md"), []byte("# w\n"), 0o644))
+		}},
 		{"file in the new subdirectory", func() {
 			must(os.WriteFile(filepath.Join(home, "logs", "2025", "2025-01-01.md"), []byte("# z\n"), 0o644))
 		}},

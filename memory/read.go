@@ -24,10 +24,6 @@ const (
 	ReadMaxBytes = 6000
 )
 
-// digestsDir holds the weekly and monthly digests (once distillation writes
-// them); they are memory files like the logs.
-const digestsDir = "digests"
-
 // Files a read never returns although they live in the workspace: the
 // persona is already in the context, and the databases are not text.
 var readDenied = []string{"SOUL.md", "state.db", "index.db"}
@@ -334,13 +330,12 @@ func unwrapPathError(err error) error {
 // (logs/2026-11-20.md → "2026-11-20"), a digest's period from its name
 // (digests/2026-W47.md → "2026-W47"), else "".
 func FileDate(rel string) string {
-	if d := LogDate(rel); d != "" {
-		return d
-	}
+	// A digest is named by its period (2026-W47, 2026-11); the index dates
+	// it by the period's first day (LogDate), but the period says more.
 	if dir, name := path.Split(rel); dir == digestsDir+"/" && strings.HasSuffix(name, ".md") {
 		return strings.TrimSuffix(name, ".md")
 	}
-	return ""
+	return LogDate(rel)
 }
 
 // weekdays names each day as a model or user may write it.

@@ -54,6 +54,7 @@ func Watch(ctx context.Context, home string, opts WatchOptions) error {
 		return fmt.Errorf("watch %s: %w", home, err)
 	}
 	w.addTree(filepath.Join(home, logsDir))
+	w.addTree(filepath.Join(home, digestsDir))
 	if opts.onReady != nil {
 		opts.onReady()
 	}
@@ -109,7 +110,7 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 		return false
 	}
 	rel = filepath.ToSlash(rel)
-	if rel == logsDir || strings.HasPrefix(rel, logsDir+"/") {
+	if inNoteDir(rel) {
 		if ev.Has(fsnotify.Create) {
 			if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
 				// A new directory (logs/ itself, or a subfolder): watch it,

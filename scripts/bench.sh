@@ -79,4 +79,9 @@ echo "| one-shot \`agent chat\` process, wall, median, no watcher (stat walk) | 
 echo "| for scale: \`agent --version\` process, wall, median | $startup ms | |"
 echo "| floor: the stack floor running only the turn's recall statement, wall, median | $chatfloor ms | |"
 echo "| for scale: the sqlite3 CLI running that statement, wall, median | $sqlitefloor ms | |"
+
+# Recall with and without digests (docs/cli-distill.md): LoCoMo dev split, extractive digests.
+echo >&2 "bench.sh: evidence recall, raw logs vs raw logs + digests"
+BENCH_DATA="$data" AGENT_BIN="$bin" "$root/scripts/locomo-digests.sh" | grep '^locomo-digests:'
+
 bash "$root/scripts/bench-cache.sh"

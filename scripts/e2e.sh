@@ -160,6 +160,50 @@ e2e_cache() {
 	check "cache: a cached turn costs <= 0.25x a cold one (mean/cold $ratio)" awk -v r="$ratio" 'BEGIN { exit !(r != "inf" && r <= 0.25) }'
 }
 
+# e2e_distill: `agent memory distill` through the real server on a generated
+# month of logs (last month), in a workspace of its own. num_ctx 4096 forces
+# the logs into several parts; the tiny model's tokenizer (about a character
+# a token) overflows the first plan, which prompt_eval_count shows, so the
+# parts are made smaller; the model answers schema-shaped noise, cut by
+# num_predict mid-string, which the checks must drop: nothing invalid may
+# reach a file.
+e2e_distill() {
+	local home="$work/ws-distill" month first week d i
+	first="$(date -u -d "$(date -u +%Y-%m-01) -1 month" +%Y-%m-01)"
+	month="${first:0:7}"
+	AGENT_HOME="$home" ag init
+	mkdir -p "$home/logs"
+	for i in $(seq 0 30); do
+		d="$(date -u -d "$first +$i day" +%Y-%m-%d)"
+		[ "${d:0:7}" = "$month" ] || break
+		{
+			echo "# $d"
+			for n in 1 2 3; do
+				printf '\n### %02d:00\nWorked on the garden plan, step %s; called the plumber about the kitchen sink on %s.\n' "$((8 + n))" "$n" "$d"
+			done
+		} >"$home/logs/$d.md"
+	done
+
+	AGENT_HOME="$home" ag memory distill month --dry-run --json --num-ctx 4096 --num-predict 16
+	check "distill --dry-run: exit 0, or 1 for output mostly invalid" eval 'code_is 0 || code_is 1'
+	check "distill --dry-run: the month's logs split into several parts within num_ctx" \
+		err_has "^agent: $month: (2[89]|3[01]) logs in ([2-9]|[1-9][0-9]+) parts; [0-9]+ items kept, [0-9]+ dropped"
+	check "distill --dry-run: a part the model counted over num_ctx was split again, not cut (tiny's tokenizer: ~1 character a token)" \
+		err_has "split again [1-9] times to fit num_ctx"
+	check "distill --dry-run --json: the counts of the month" out_has "\"period\":\"$month\",\"kind\":\"month\",[^}]*\"chunks\":[0-9]+"
+	check "distill --dry-run: nothing written" eval '[ ! -e "$home/digests" ]'
+	check "distill --dry-run: mostly invalid output is said so (the tiny model's noise)" \
+		eval 'code_is 0 || err_has "model output mostly invalid \([0-9]+ kept, [0-9]+ dropped\): nothing written"'
+
+	week="$(date -u -d "$first +7 day" +%G-W%V)"
+	AGENT_HOME="$home" ag memory distill week --period "$week" --num-ctx 4096 --num-predict 16
+	check "distill a week: exit 0, or 1 for output mostly invalid" eval 'code_is 0 || code_is 1'
+	check "distill a week: a digest, if any, holds only cited lines of real logs" eval '
+		[ ! -e "$home/digests/$week.md" ] ||
+		! grep "^- " "$home/digests/$week.md" | grep -Ev " \(logs/[0-9]{4}-[0-9]{2}-[0-9]{2}\.md:[0-9]+(-[0-9]+)?\)\$" | grep -q .'
+	check "distill: MEMORY.md untouched without --apply" eval '! AGENT_HOME="$home" "$agent" memory history | grep -q agent'
+}
+
 start=$SECONDS
 ollama_up || {
 	echo "e2e: could not start Ollama"
@@ -176,6 +220,7 @@ e2e_doctor
 e2e_memory_read
 e2e_chat
 e2e_cache
+e2e_distill
 
 echo "e2e: took $((SECONDS - start))s"
 echo "e2e: $passed passed, $failed failed"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"agent/core/memrev"
 	"context"
 
 	"github.com/urfave/cli/v3"
@@ -56,7 +57,7 @@ func (a *app) runMemoryAdd(ctx context.Context, opts memoryAddOptions) error {
 	if section == "" {
 		section = memory.DefaultSection
 	}
-	res, err := memory.AppendFact(ws.Home, opts.Text, section)
+	res, err := memrev.AppendFact(ctx, ws.State, ws.Home, memrev.User, "agent memory add", opts.Text, section, a.now)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -60,19 +61,9 @@ func (a *app) soulCommand() *cli.Command {
 // then hands the action the soul store and the parsed revisions.
 func (a *app) withSoul(min, max int, run func(ctx context.Context, st *soul.Store, revs []int64) error) cli.ActionFunc {
 	return func(ctx context.Context, cmd *cli.Command) error {
-		if n := cmd.Args().Len(); n < min || n > max {
-			if max == 0 {
-				return usagef("%s takes no arguments", strings.TrimPrefix(cmd.FullName(), "agent "))
-			}
-			return usagef("usage: %s %s", cmd.FullName(), cmd.ArgsUsage)
-		}
-		var revs []int64
-		for _, s := range cmd.Args().Slice() {
-			id, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || id <= 0 {
-				return usagef("REV must be a revision number, not %q (see: agent soul history)", s)
-			}
-			revs = append(revs, id)
+		revs, err := revisionArgs(cmd, min, max, "agent soul history")
+		if err != nil {
+			return err
 		}
 		ws, err := a.openWorkspace(ctx)
 		if err != nil {
@@ -81,6 +72,26 @@ func (a *app) withSoul(min, max int, run func(ctx context.Context, st *soul.Stor
 		defer ws.Close()
 		return run(ctx, soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now), revs)
 	}
+}
+
+// revisionArgs checks that a command got between min and max arguments,
+// each a revision number; history names the command that lists them.
+func revisionArgs(cmd *cli.Command, min, max int, history string) ([]int64, error) {
+	if n := cmd.Args().Len(); n < min || n > max {
+		if max == 0 {
+			return nil, usagef("%s takes no arguments", strings.TrimPrefix(cmd.FullName(), "agent "))
+		}
+		return nil, usagef("usage: %s %s", cmd.FullName(), cmd.ArgsUsage)
+	}
+	var revs []int64
+	for _, s := range cmd.Args().Slice() {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, usagef("REV must be a revision number, not %q (see: %s)", s, history)
+		}
+		revs = append(revs, id)
+	}
+	return revs, nil
 }
 
 // loadSoul loads SOUL.md (recording an editor's change first) and passes its
@@ -141,28 +152,35 @@ func (a *app) runSoulHistory(ctx context.Context, st *soul.Store, _ []int64) err
 	if err != nil {
 		return err
 	}
+	rows := make([]soulRevisionJSON, 0, len(hist))
+	for _, r := range hist {
+		rows = append(rows, soulRevisionJSON{r.ID, string(r.Author), r.Reason, jsonTime(r.CreatedAt), r.SHA256})
+	}
+	return a.printRevisions(rows)
+}
+
+// printRevisions lists revisions (SOUL.md's, MEMORY.md's): JSON, a table
+// on a terminal, else one tab-separated record each (id, time, author,
+// reason).
+func (a *app) printRevisions(rows []soulRevisionJSON) error {
 	switch {
 	case a.jsonOut:
-		out := make([]soulRevisionJSON, 0, len(hist))
-		for _, r := range hist {
-			out = append(out, soulRevisionJSON{r.ID, string(r.Author), r.Reason, jsonTime(r.CreatedAt), r.SHA256})
-		}
-		return a.writeJSON(out)
+		return a.writeJSON(rows)
 	case a.io.OutTTY:
 		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.ansi("1", "REV"), a.ansi("1", "WHEN"), a.ansi("1", "AUTHOR"), a.ansi("1", "REASON"))
-		for _, r := range hist {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, ttyTime(r.CreatedAt), r.Author, r.Reason)
+		for _, r := range rows {
+			when, _ := time.Parse(time.RFC3339, r.CreatedAt)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, ttyTime(when), r.Author, r.Reason)
 		}
 		return tw.Flush()
-	default:
-		for _, r := range hist {
-			if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), jsonTime(r.CreatedAt), string(r.Author), r.Reason); err != nil {
-				return err
-			}
-		}
-		return nil
 	}
+	for _, r := range rows {
+		if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), r.CreatedAt, r.Author, r.Reason); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // runSoulDiff compares two revisions. With one, REV against the current

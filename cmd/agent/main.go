@@ -196,7 +196,7 @@ func (a *app) memoryCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "memory",
 		Usage:    "add to, index and search MEMORY.md and the daily logs",
-		Commands: append(a.memoryWriteCommands(), a.memoryIndexCommands()...),
+		Commands: append(append(a.memoryWriteCommands(), a.memoryIndexCommands()...), a.memoryDistillCommands()...),
 		Action:   a.requireSubcommand,
 	}
 }

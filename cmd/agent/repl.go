@@ -1,6 +1,7 @@
 package main
 
 import (
+	"agent/core/memrev"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +15,6 @@ import (
 	"github.com/chzyer/readline"
 
 	"agent/core"
-	"agent/memory"
 	"agent/profile"
 )
 
@@ -226,7 +226,7 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 		if arg == "" {
 			return false, usagef("/remember needs the text of a fact")
 		}
-		r, err := memory.AppendFact(s.ws.Home, arg, "")
+		r, err := memrev.AppendFact(ctx, s.ws.State, s.ws.Home, memrev.User, "/remember", arg, "", a.now)
 		if err != nil {
 			return false, err
 		}
