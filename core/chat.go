@@ -41,6 +41,10 @@ type Chat struct {
 	// Identity lists the capabilities that show themselves in the identity
 	// section (skills, integrations, reminders, jobs, digests).
 	Identity []IdentitySource
+	// MCP offers the integrations' tools (nil: none); NoTools is set for a
+	// model without tool calling: no tool is sent at all.
+	MCP     *MCP
+	NoTools bool
 
 	Now func() time.Time
 	// Confirm asks the user a yes/no question on the terminal; nil when there
@@ -134,7 +138,10 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	}
 	t := &turn{session: s, agentName: get("agent.name")}
 	t.bootstrap = t.agentName == "" || get("user.name") == ""
-	t.tools = toolsFor(t.bootstrap)
+	t.tools = append(toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)...)
+	if c.NoTools {
+		t.tools = nil
+	}
 
 	zone := get("user.timezone")
 	loc := time.Local

@@ -518,3 +518,10 @@ func (m *Manager) Call(ctx context.Context, t Tool, args map[string]any) (Result
 	}
 	return res, nil
 }
+
+// Decision is the user's current decision for a tool: allow, deny or ask.
+func (m *Manager) Decision(server, tool string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.policy.Decision(server, tool)
+}
