@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/mcp"
 )
 
 // sessionFlags choose which conversation a chat or prompt belongs to.
@@ -90,9 +91,13 @@ type chatSession struct {
 	ollama  *core.Ollama // chat.Model, for the checks and timeouts only it has
 	session core.Session
 	mem     *core.IndexRecall
+	mcp     *mcp.Manager // nil: no integrations
 }
 
 func (s *chatSession) close() {
+	if s.mcp != nil {
+		s.mcp.Close()
+	}
 	if s.mem != nil {
 		s.mem.Close()
 	}
@@ -171,6 +176,7 @@ func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	chat.Now = a.now
 	chat.Notify = func(msg string) { a.warnf("%s", msg) }
 	s := &chatSession{ws: ws, chat: chat, ollama: o, mem: mem}
+	a.startIntegrations(ctx, s)
 	switch {
 	case cmd.Bool("continue"):
 		s.session, err = chat.Sessions.Latest(ctx)
@@ -207,6 +213,7 @@ func (a *app) checkModel(ctx context.Context, s *chatSession) error {
 	if info.ContextLength > 0 && info.ContextLength < s.chat.NumCtx {
 		s.chat.NumCtx = info.ContextLength
 	}
+	a.useModelCapabilities(s, info)
 	return nil
 }
 
@@ -216,6 +223,9 @@ func (a *app) oneShot(ctx context.Context, s *chatSession, message string) error
 	}
 	if err := s.ensureSession(ctx); err != nil {
 		return err
+	}
+	if s.mcp != nil {
+		s.mcp.Prepare(ctx) // lists only servers with no cached tools
 	}
 	var onToken func(string)
 	if !a.jsonOut {

@@ -118,6 +118,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.profileCommand(),
 			a.soulCommand(),
 			a.doctorCommand(),
+			a.mcpCommand(),
 		},
 	}
 	setUsageErrors(root)

@@ -38,6 +38,9 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		return err
 	}
 	a.detachSignals()
+	if s.mcp != nil {
+		s.mcp.Start(ctx) // every server at once; a failure is reported, never fatal
+	}
 	if s.mem != nil {
 		// Between turns the files are watched, so a turn need not walk them.
 		if err := s.mem.WatchFiles(s.ws.Home); err != nil {
@@ -61,6 +64,22 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		defer rl.SetPrompt(a.ansiErr("1;32", "› "))
 		ans, err := rl.Readline()
 		return err == nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y")
+	}
+	if s.chat.MCP != nil {
+		s.chat.MCP.Ask = func(q string) string {
+			rl.SetPrompt(q + " ")
+			defer rl.SetPrompt(a.ansiErr("1;32", "› "))
+			ans, err := rl.Readline()
+			switch strings.ToLower(strings.TrimSpace(ans)) {
+			case "y", "yes":
+				return "y"
+			case "a", "always":
+				if err == nil {
+					return "always"
+				}
+			}
+			return "n"
+		}
 	}
 	if s.session.ID != 0 {
 		a.warnf("session %s (%d turns so far); /help for commands", s.session.Name, s.session.Turns)

@@ -88,7 +88,8 @@ func NewServer() *sdk.Server {
 
 // Main serves the test server on stdio until stdin closes. With
 // MCPTEST_FAIL set it writes that to stderr and exits 1 instead, like a
-// server that cannot start; MCPTEST_PIDFILE gets its process id.
+// server that cannot start; MCPTEST_PIDFILE gets its process id; with
+// MCPTEST_LINGER it does not exit when stdin closes.
 func Main() {
 	if msg := os.Getenv("MCPTEST_FAIL"); msg != "" {
 		fmt.Fprintln(os.Stderr, "mcptest: starting")
@@ -99,7 +100,14 @@ func Main() {
 		_ = os.WriteFile(f, []byte(fmt.Sprint(os.Getpid())), 0o600)
 	}
 	fmt.Fprintln(os.Stderr, "mcptest: ready")
-	if err := NewServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+	err := NewServer().Run(context.Background(), &sdk.StdioTransport{})
+	if os.Getenv("MCPTEST_LINGER") != "" {
+		// A server that outlives its stdin (or whose child does): only a
+		// signal ends it. It writes nothing more: a write to the dead
+		// agent's pipe would end it by SIGPIPE.
+		select {}
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcptest:", err)
 		os.Exit(1)
 	}
