@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 }
 
 // testDB is a real state.db with this package's schema.
-func testDB(t *testing.T) *sql.DB {
+func testDB(t testing.TB) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite3", "file:"+filepath.Join(t.TempDir(), "state.db")+"?_busy_timeout=10000")
 	if err != nil {
@@ -69,7 +69,7 @@ type fixture struct {
 	notes *notes
 }
 
-func newFixture(t *testing.T, servers map[string]Server) *fixture {
+func newFixture(t testing.TB, servers map[string]Server) *fixture {
 	t.Helper()
 	f := &fixture{home: t.TempDir(), db: testDB(t), notes: &notes{}}
 	if err := SaveConfig(filepath.Join(f.home, ConfigFile), &Config{Servers: servers}); err != nil {
@@ -78,7 +78,7 @@ func newFixture(t *testing.T, servers map[string]Server) *fixture {
 	return f
 }
 
-func (f *fixture) open(t *testing.T, opts Options) *Manager {
+func (f *fixture) open(t testing.TB, opts Options) *Manager {
 	t.Helper()
 	opts.Home, opts.Store, opts.Notify = f.home, NewStore(f.db, nil), f.notes.add
 	m, err := Open(context.Background(), opts)
@@ -307,5 +307,27 @@ func TestPolicyAndBudget(t *testing.T) {
 	p, _ := st.Policy(ctx)
 	if p.Decision("a", "echo") != "allow" || p.Decision("a", "fail") != "deny" || p.Decision("b", "echo") != "ask" {
 		t.Fatalf("policy: %v", p)
+	}
+}
+
+// BenchmarkOneShotCached is what a one-shot turn adds with 3 integrations
+// whose tools are cached and none is called: open (read mcp.json, the
+// policy, the cache), the tools offered, the identity lines.
+func BenchmarkOneShotCached(b *testing.B) {
+	f := newFixture(b, map[string]Server{"a": stdioServer(), "b": stdioServer(), "c": stdioServer()})
+	m := f.open(b, Options{})
+	m.Probe(context.Background())
+	m.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m, err := Open(context.Background(), Options{Home: f.home, Store: NewStore(f.db, nil)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Prepare(context.Background())
+		if len(m.Tools()) != 21 || len(m.IdentityLines()) != 3 {
+			b.Fatal("tools not cached")
+		}
+		m.Close()
 	}
 }
