@@ -24,15 +24,15 @@ func TestMain(m *testing.M) {
 
 // withMCP configures the test server as integration "t" and wires it into
 // the chat, as a chat session would (all servers started).
-func (f *chatFixture) withMCP(opts mcp.Options) *[]string {
+func (f *chatFixture) withMCP(opts mcp.Options) *mcptest.Notes {
 	f.t.Helper()
 	cfg := &mcp.Config{Servers: map[string]mcp.Server{"t": {Command: os.Args[0], Env: map[string]string{"MCPTEST_MAIN": "1"}}}}
 	if err := mcp.SaveConfig(filepath.Join(f.home, mcp.ConfigFile), cfg); err != nil {
 		f.t.Fatal(err)
 	}
-	var notes []string
+	notes := &mcptest.Notes{}
 	opts.Home, opts.Store = f.home, mcp.NewStore(f.ws.State, nil)
-	opts.Notify = func(s string) { notes = append(notes, s) }
+	opts.Notify = notes.Add
 	m, err := mcp.Open(context.Background(), opts)
 	if err != nil {
 		f.t.Fatal(err)
@@ -41,8 +41,8 @@ func (f *chatFixture) withMCP(opts mcp.Options) *[]string {
 	m.Start(context.Background())
 	f.chat.MCP = &MCP{Manager: m}
 	f.chat.Identity = append(f.chat.Identity, f.chat.MCP)
-	f.chat.Notify = func(s string) { notes = append(notes, s) }
-	return &notes
+	f.chat.Notify = notes.Add
+	return notes
 }
 
 func lastToolMessage(t *testing.T, srv *ollamatest.Server) string {
@@ -133,8 +133,8 @@ func TestMCPCallsThroughTheChat(t *testing.T) {
 		if !r.OK || len(r.Result) > mcp.DefaultMaxResult+300 || !strings.Contains(r.Result, "[cut: the result was 102400 bytes; only the first 16384 are shown]") {
 			t.Fatalf("huge: %d bytes, tail %q", len(r.Result), r.Result[len(r.Result)-120:])
 		}
-		if !strings.Contains(strings.Join(*notes, "\n"), "t__huge returned 102400 bytes: cut to 16384") {
-			t.Fatalf("cut not reported to the user: %q", *notes)
+		if !strings.Contains(notes.String(), "t__huge returned 102400 bytes: cut to 16384") {
+			t.Fatalf("cut not reported to the user: %q", notes)
 		}
 	})
 	t.Run("failing tool", func(t *testing.T) {
@@ -170,7 +170,7 @@ func TestMCPCallsThroughTheChat(t *testing.T) {
 		if r.OK || !strings.Contains(r.Result, "out of cheese") {
 			t.Fatalf("die: %+v", r)
 		}
-		for !strings.Contains(strings.Join(*notes, "\n"), "integration t stopped") {
+		for !strings.Contains(notes.String(), "integration t stopped") {
 			time.Sleep(10 * time.Millisecond)
 		}
 		f.srv.Script(ollamatest.Text("fine"))
@@ -198,8 +198,8 @@ func TestMCPNotAllowedWithoutTerminal(t *testing.T) {
 	if r.OK || !strings.Contains(r.Result, "not allowed t__echo yet") && !strings.Contains(r.Result, "has not allowed t__echo yet") || !strings.Contains(r.Result, want) {
 		t.Fatalf("refusal: %+v", r)
 	}
-	if !strings.Contains(strings.Join(*notes, "\n"), "refused t__echo: not allowed yet and no terminal to ask; allow it with: "+want) {
-		t.Fatalf("the user was not told: %q", *notes)
+	if !strings.Contains(notes.String(), "refused t__echo: not allowed yet and no terminal to ask; allow it with: "+want) {
+		t.Fatalf("the user was not told: %q", notes)
 	}
 }
 

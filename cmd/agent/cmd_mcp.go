@@ -85,8 +85,8 @@ func (a *app) openMCP(ctx context.Context, ws *core.Workspace, notify func(strin
 	return mcp.Open(ctx, mcp.Options{Home: ws.Home, Store: mcp.NewStore(ws.State, a.now), Notify: notify, StartTimeout: mcpProbeTimeout, Now: a.now})
 }
 
-// editMCPConfig applies change to mcp.json and writes it back atomically.
-func (a *app) editMCPConfig(ctx context.Context, change func(ws *core.Workspace, cfg *mcp.Config) error) error {
+// withMCPConfig opens the workspace and reads mcp.json for fn.
+func (a *app) withMCPConfig(ctx context.Context, fn func(ws *core.Workspace, cfg *mcp.Config) error) error {
 	ws, err := a.openWorkspace(ctx)
 	if err != nil {
 		return err
@@ -96,10 +96,22 @@ func (a *app) editMCPConfig(ctx context.Context, change func(ws *core.Workspace,
 	if err != nil {
 		return err
 	}
-	if err := change(ws, cfg); err != nil {
-		return err
-	}
-	return mcp.SaveConfig(mcpConfigPath(ws), cfg)
+	return fn(ws, cfg)
+}
+
+// editMCPConfig applies change to mcp.json and writes it back atomically.
+func (a *app) editMCPConfig(ctx context.Context, change func(ws *core.Workspace, cfg *mcp.Config) error) error {
+	return a.withMCPConfig(ctx, func(ws *core.Workspace, cfg *mcp.Config) error {
+		if err := change(ws, cfg); err != nil {
+			return err
+		}
+		return mcp.SaveConfig(mcpConfigPath(ws), cfg)
+	})
+}
+
+// errNoServer is an unknown server name (exit 3).
+func errNoServer(ws *core.Workspace, name string) error {
+	return &codedError{code: exitNotFound, err: fmt.Errorf("no server %s in %s (see: agent mcp list)", name, mcpConfigPath(ws))}
 }
 
 func keyValues(list []string, what string) (map[string]string, error) {
@@ -169,7 +181,7 @@ func (a *app) runMCPRemove(ctx context.Context, cmd *cli.Command) error {
 	name := cmd.Args().First()
 	return a.editMCPConfig(ctx, func(ws *core.Workspace, cfg *mcp.Config) error {
 		if _, ok := cfg.Servers[name]; !ok {
-			return &codedError{code: exitNotFound, err: fmt.Errorf("no server %s in %s", name, mcpConfigPath(ws))}
+			return errNoServer(ws, name)
 		}
 		delete(cfg.Servers, name)
 		return mcp.NewStore(ws.State, a.now).Forget(ctx, name)
@@ -233,19 +245,13 @@ func (a *app) mcpPolicyAction(decision string) cli.ActionFunc {
 			return usagef("usage: agent mcp %s NAME [TOOL]", decision)
 		}
 		name, tool := cmd.Args().Get(0), cmd.Args().Get(1)
-		ws, err := a.openWorkspace(ctx)
+		err := a.withMCPConfig(ctx, func(ws *core.Workspace, cfg *mcp.Config) error {
+			if _, ok := cfg.Servers[name]; !ok {
+				return errNoServer(ws, name)
+			}
+			return mcp.NewStore(ws.State, a.now).SetPolicy(ctx, name, tool, decision)
+		})
 		if err != nil {
-			return err
-		}
-		defer ws.Close()
-		cfg, err := mcp.LoadConfig(mcpConfigPath(ws))
-		if err != nil {
-			return err
-		}
-		if _, ok := cfg.Servers[name]; !ok {
-			return &codedError{code: exitNotFound, err: fmt.Errorf("no server %s in %s (see: agent mcp list)", name, mcpConfigPath(ws))}
-		}
-		if err := mcp.NewStore(ws.State, a.now).SetPolicy(ctx, name, tool, decision); err != nil {
 			return err
 		}
 		what := "every tool of " + name
@@ -324,7 +330,7 @@ func (a *app) runMCPTools(ctx context.Context, cmd *cli.Command) error {
 	names := m.Config().Names()
 	if only := cmd.Args().First(); only != "" {
 		if !slices.Contains(names, only) {
-			return &codedError{code: exitNotFound, err: fmt.Errorf("no server %s in %s (see: agent mcp list)", only, mcpConfigPath(ws))}
+			return errNoServer(ws, only)
 		}
 		names = []string{only}
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -55,23 +54,15 @@ func stdioServer(env ...string) Server {
 	return Server{Command: os.Args[0], Env: e}
 }
 
-type notes struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (n *notes) add(s string) { n.mu.Lock(); n.lines = append(n.lines, s); n.mu.Unlock() }
-func (n *notes) all() string  { n.mu.Lock(); defer n.mu.Unlock(); return strings.Join(n.lines, "\n") }
-
 type fixture struct {
 	home  string
 	db    *sql.DB
-	notes *notes
+	notes *mcptest.Notes
 }
 
 func newFixture(t testing.TB, servers map[string]Server) *fixture {
 	t.Helper()
-	f := &fixture{home: t.TempDir(), db: testDB(t), notes: &notes{}}
+	f := &fixture{home: t.TempDir(), db: testDB(t), notes: &mcptest.Notes{}}
 	if err := SaveConfig(filepath.Join(f.home, ConfigFile), &Config{Servers: servers}); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +71,7 @@ func newFixture(t testing.TB, servers map[string]Server) *fixture {
 
 func (f *fixture) open(t testing.TB, opts Options) *Manager {
 	t.Helper()
-	opts.Home, opts.Store, opts.Notify = f.home, NewStore(f.db, nil), f.notes.add
+	opts.Home, opts.Store, opts.Notify = f.home, NewStore(f.db, nil), f.notes.Add
 	m, err := Open(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +131,7 @@ func TestStdioListCallCacheAndLazyStart(t *testing.T) {
 	}
 	m.Prepare(ctx) // nothing cached: lists the tools
 	if got := m.IdentityLines(); len(got) != 1 || got[0] != "gh: 7 tools" {
-		t.Fatalf("after listing: %q (notes %s)", got, f.notes.all())
+		t.Fatalf("after listing: %q (notes %s)", got, f.notes.String())
 	}
 	res, err := m.Call(ctx, toolNamed(t, m, "gh__echo"), map[string]any{"text": "hi"})
 	if err != nil || res.Text != "echo: hi" || res.IsError {
@@ -198,7 +189,7 @@ func TestFailingServerReportedWithItsStderr(t *testing.T) {
 	if lines != want {
 		t.Fatalf("identity lines:\n%s\nwant:\n%s", lines, want)
 	}
-	n := f.notes.all()
+	n := f.notes.String()
 	if !strings.Contains(n, "integration broken unavailable") || !strings.Contains(n, "cannot reach api.example.com") {
 		t.Fatalf("the failure and the server's stderr are not reported:\n%s", n)
 	}
@@ -249,7 +240,7 @@ func TestCallFailures(t *testing.T) {
 		t.Fatalf("die: %v", err)
 	}
 	// The death is noticed and reported; the tools leave the request.
-	for !strings.Contains(f.notes.all(), "integration t stopped") {
+	for !strings.Contains(f.notes.String(), "integration t stopped") {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if got := m.IdentityLines(); got[0] != "t: unavailable — stopped" {
@@ -269,7 +260,7 @@ func TestHTTPServer(t *testing.T) {
 	m.Start(context.Background())
 	res, err := m.Call(context.Background(), toolNamed(t, m, "web__echo"), map[string]any{"text": "over http"})
 	if err != nil || res.Text != "echo: over http" {
-		t.Fatalf("http echo: %+v %v (notes %s)", res, err, f.notes.all())
+		t.Fatalf("http echo: %+v %v (notes %s)", res, err, f.notes.String())
 	}
 }
 
@@ -294,8 +285,8 @@ func TestPolicyAndBudget(t *testing.T) {
 			t.Fatalf("denied server's tool offered: %s", tl.FullName)
 		}
 	}
-	if !strings.Contains(f.notes.all(), "7 integration tools, over the budget of 3: 4 left out") {
-		t.Fatalf("budget not reported: %s", f.notes.all())
+	if !strings.Contains(f.notes.String(), "7 integration tools, over the budget of 3: 4 left out") {
+		t.Fatalf("budget not reported: %s", f.notes.String())
 	}
 	if got := m.IdentityLines(); got[0] != "a: 0 tools" || got[1] != "b: 7 tools" {
 		t.Fatalf("identity: %q", got)
