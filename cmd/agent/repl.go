@@ -38,9 +38,6 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		return err
 	}
 	a.detachSignals()
-	if s.mcp != nil {
-		s.mcp.Start(ctx) // every server at once; a failure is reported, never fatal
-	}
 	if s.mem != nil {
 		// Between turns the files are watched, so a turn need not walk them.
 		if err := s.mem.WatchFiles(s.ws.Home); err != nil {
@@ -66,6 +63,9 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		return err == nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y")
 	}
 	if s.chat.MCP != nil {
+		// After the line editor holds the terminal: input typed meanwhile
+		// (or piped in by a test) is not lost to the tty's cooked mode.
+		s.mcp.Start(ctx) // every server at once; a failure is reported, never fatal
 		s.chat.MCP.Ask = func(q string) string {
 			rl.SetPrompt(q + " ")
 			defer rl.SetPrompt(a.ansiErr("1;32", "› "))
