@@ -223,3 +223,43 @@ func TestNoToolsModelStillChats(t *testing.T) {
 		t.Fatalf("identity does not say tools are unavailable:\n%s", req.Messages[0].Content)
 	}
 }
+
+// TestMCPIdentityBudget: 12 integrations, all unavailable (the longest
+// state), give one line naming 10 and counting the rest, within 150
+// estimated tokens, byte-identical from one turn to the next.
+func TestMCPIdentityBudget(t *testing.T) {
+	home := t.TempDir()
+	ws, _, err := Init(context.Background(), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	cfg := &mcp.Config{Servers: map[string]mcp.Server{}}
+	for _, n := range []string{"github", "calendar", "files", "notes", "mail", "todoist", "linear", "slack", "weather", "home-assistant", "spotify", "jira"} {
+		cfg.Servers[n] = mcp.Server{Command: "/nonexistent/" + n}
+	}
+	if err := mcp.SaveConfig(filepath.Join(home, mcp.ConfigFile), cfg); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mcp.Open(context.Background(), mcp.Options{Home: home, Store: mcp.NewStore(ws.State, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &MCP{Manager: m}
+	first, _ := src.Identity(context.Background(), time.Now())
+	again, _ := src.Identity(context.Background(), time.Now())
+	if len(first) != 1 || len(first[0].Lines) != 1 || first[0].Section != SectionCapabilities {
+		t.Fatalf("blocks: %+v", first)
+	}
+	line := first[0].Lines[0]
+	if line != again[0].Lines[0] {
+		t.Fatal("the line changed with no state change")
+	}
+	if !strings.HasPrefix(line, "Integrations (their tools are named NAME__tool): calendar: unavailable — not started; files: ") ||
+		!strings.HasSuffix(line, "; and 2 more.") {
+		t.Fatalf("line: %s", line)
+	}
+	if n := newEstimator(0).tokens(line); n > 150 {
+		t.Fatalf("%d estimated tokens for 10 integrations, budget 150: %s", n, line)
+	}
+}
