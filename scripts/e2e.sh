@@ -190,7 +190,8 @@ e2e_mcp() {
 		OLLAMA_HOST="$fakehost" "$agent" chat "wait for it" >/dev/null 2>&1 &
 		pid=$!
 		server=""
-		for i in $(seq 200); do
+		# Bounded generously: a loaded machine starts node slowly.
+		for i in $(seq 600); do
 			server="$(pgrep -P "$pid" -f server-everything | head -n 1)"
 			[ -n "$server" ] && break
 			sleep 0.05
@@ -198,7 +199,7 @@ e2e_mcp() {
 		sleep 0.3 # the call is under way
 		kill -s "$sig" "$pid"
 		wait "$pid" 2>/dev/null
-		for i in $(seq 100); do
+		for i in $(seq 300); do
 			{ [ -z "$server" ] || ! kill -0 "$server" 2>/dev/null || grep -q '^State:.*Z' "/proc/$server/status" 2>/dev/null; } && break
 			sleep 0.1
 		done
