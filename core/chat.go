@@ -43,6 +43,10 @@ type Chat struct {
 	// Identity lists the capabilities that show themselves in the identity
 	// section (skills, integrations, reminders, jobs, digests).
 	Identity []IdentitySource
+	// MCP offers the integrations' tools (nil: none); NoTools is set for a
+	// model without tool calling: no tool is sent at all.
+	MCP     *MCP
+	NoTools bool
 
 	Now func() time.Time
 	// notices, during a turn, collects what notify says, for its result.
@@ -171,7 +175,10 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	}
 	t := &turn{session: s, agentName: get("agent.name")}
 	t.bootstrap = t.agentName == "" || get("user.name") == ""
-	t.tools = toolsFor(t.bootstrap)
+	t.tools = append(toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)...)
+	if c.NoTools {
+		t.tools = nil
+	}
 
 	loc, zone := c.zone(get("user.timezone"))
 	t.now = c.Now().In(loc)

@@ -268,7 +268,7 @@ func doctorModel(ctx context.Context, o *Ollama, name string) DoctorCheck {
 		c.Detail += ", " + desc
 	}
 	if !slices.Contains(info.Capabilities, "tools") {
-		c.Detail += ", no tool calling"
+		c.Detail += ", no tool calling (chat works without tools)"
 	}
 	return c
 }

@@ -38,13 +38,15 @@ type ToolSpec struct {
 }
 
 // ToolParam is one argument of a tool. Type is a JSON-schema type
-// ("string", "integer", ...); Enum, when set, lists the allowed values.
+// ("string", "integer", ...); Enum, when set, lists the allowed values;
+// Items, for an array, is the JSON schema of its elements as given.
 type ToolParam struct {
 	Name        string   `json:"name"`
 	Type        string   `json:"type"`
 	Description string   `json:"description"`
 	Required    bool     `json:"required"`
 	Enum        []string `json:"enum,omitempty"`
+	Items       any      `json:"items,omitempty"`
 }
 
 // ChatRequest is one call to the model. NumCtx and KeepAlive are always sent

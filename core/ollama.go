@@ -280,7 +280,7 @@ func ollamaTool(t ToolSpec) api.Tool {
 	tool.Function.Parameters.Required = []string{}
 	tool.Function.Parameters.Properties = map[string]ollamaToolProperty{}
 	for _, p := range t.Parameters {
-		prop := ollamaToolProperty{Type: api.PropertyType{p.Type}, Description: p.Description}
+		prop := ollamaToolProperty{Type: api.PropertyType{p.Type}, Description: p.Description, Items: p.Items}
 		for _, e := range p.Enum {
 			prop.Enum = append(prop.Enum, e)
 		}

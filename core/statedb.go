@@ -17,6 +17,7 @@ import (
 
 	"agent/core/distill"
 	"agent/core/memrev"
+	"agent/core/mcp"
 	"agent/profile"
 	"agent/soul"
 )
@@ -41,6 +42,7 @@ func stateMigrations() []migrationSet {
 		{"core", sessionMigrations},
 		{"memrev", memrev.Migrations},
 		{"distill", distill.Migrations},
+		{"mcp", mcp.Migrations},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"agent/core"
 	"agent/soul"
+	"agent/core/mcp"
 )
 
 // sessionFlags choose which conversation a chat or prompt belongs to.
@@ -100,9 +101,13 @@ type chatSession struct {
 	ollama  *core.Ollama // chat.Model, for the checks and timeouts only it has
 	session core.Session
 	mem     *core.IndexRecall
+	mcp     *mcp.Manager // nil: no integrations
 }
 
 func (s *chatSession) close() {
+	if s.mcp != nil {
+		s.mcp.Close()
+	}
 	if s.mem != nil {
 		s.mem.Close()
 	}
@@ -203,6 +208,7 @@ func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	chat.Now = a.now
 	chat.Notify = func(msg string) { a.warnf("%s", msg) }
 	s := &chatSession{ws: ws, chat: chat, ollama: o, mem: mem}
+	a.startIntegrations(ctx, s)
 	switch {
 	case cmd.Bool("continue"):
 		s.session, err = chat.Sessions.Latest(ctx)
@@ -252,16 +258,18 @@ func (a *app) checkModel(ctx context.Context, s *chatSession) error {
 	if err != nil {
 		return err
 	}
-	s.useModelInfo(info)
+	a.useModelInfo(s, info)
 	return nil
 }
 
-// useModelInfo caps num_ctx at the model's own context length.
-func (s *chatSession) useModelInfo(info core.ModelInfo) {
+// useModelInfo caps num_ctx at the model's own context length and, for a
+// model without tool calling, chats without tools.
+func (a *app) useModelInfo(s *chatSession, info core.ModelInfo) {
 	s.chat.ModelCtx = info.ContextLength
 	if info.ContextLength > 0 && info.ContextLength < s.chat.NumCtx {
 		s.chat.NumCtx = info.ContextLength
 	}
+	a.useModelCapabilities(s, info)
 }
 
 func (a *app) oneShot(ctx context.Context, s *chatSession, message string) error {
@@ -284,6 +292,9 @@ func (a *app) oneShot(ctx context.Context, s *chatSession, message string) error
 	}
 	if err := s.ensureSession(ctx); err != nil {
 		return err
+	}
+	if s.mcp != nil {
+		s.mcp.Prepare(ctx) // lists only servers with no cached tools
 	}
 	var onToken func(string)
 	if !a.jsonOut {

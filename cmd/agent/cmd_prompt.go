@@ -32,7 +32,7 @@ func (a *app) promptCommand() *cli.Command {
 			// prompt must not wait long for a server that is not there).
 			s.ollama.StallTimeout = promptAskTimeout
 			if info, err := s.ollama.Show(ctx, s.chat.ModelName); err == nil {
-				s.useModelInfo(info)
+				a.useModelInfo(s, info)
 			} else {
 				a.infof("num_ctx %d as given: could not ask Ollama for the model's context length (%v)", s.chat.NumCtx, err)
 			}

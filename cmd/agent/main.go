@@ -145,6 +145,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.profileCommand(),
 			a.soulCommand(),
 			a.doctorCommand(),
+			a.mcpCommand(),
 		},
 	}
 	setUsageErrors(root)

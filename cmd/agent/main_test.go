@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"agent/core/mcp/mcptest"
 )
 
 // TestMain lets testscript run the real main as the "agent" command, in a
@@ -14,6 +16,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"agent": func() { os.Exit(run(context.Background(), os.Args, systemStreams())) },
+		// An MCP server built with the official SDK, for the mcp transcripts.
+		"mcptestserver": mcptest.Main,
 	})
 }
 

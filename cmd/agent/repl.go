@@ -69,6 +69,25 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		ans, err := rl.Readline()
 		return err == nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y")
 	}
+	if s.chat.MCP != nil {
+		// After the line editor holds the terminal: input typed meanwhile
+		// (or piped in by a test) is not lost to the tty's cooked mode.
+		s.mcp.Start(ctx) // every server at once; a failure is reported, never fatal
+		s.chat.MCP.Ask = func(q string) string {
+			rl.SetPrompt(q + " ")
+			defer rl.SetPrompt(a.ansiErr("1;32", "› "))
+			ans, err := rl.Readline()
+			switch strings.ToLower(strings.TrimSpace(ans)) {
+			case "y", "yes":
+				return "y"
+			case "a", "always":
+				if err == nil {
+					return "always"
+				}
+			}
+			return "n"
+		}
+	}
 	if s.session.ID != 0 {
 		a.warnf("session %s (%d turns so far); /help for commands", s.session.Name, s.session.Turns)
 	} else {

@@ -28,6 +28,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		"exits":      cmdExits,
 		"sqlite":     cmdSQLite,
 		"fakeollama": ollamatest.ScriptCommand(),
+		"mcpproc":    cmdMCPProc, // mcp_script_cmds_test.go
 	}
 }
 

@@ -1,0 +1,314 @@
+// Package mcp connects the assistant to MCP servers (integrations): their
+// configuration in <home>/mcp.json, the servers' processes or HTTP
+// endpoints through the official Go SDK, a cache of their tool lists in
+// state.db, and the per-tool allow/deny policy. It knows nothing of chats or
+// models; core adapts its tools into the turn.
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/google/renameio/v2"
+)
+
+// ConfigFile is the configuration's name in the workspace.
+const ConfigFile = "mcp.json"
+
+// Transport kinds.
+const (
+	TypeStdio = "stdio"
+	TypeHTTP  = "http"
+)
+
+// Server is one entry of "mcpServers": a command run on stdio, or an HTTP
+// (streamable) endpoint. Values may hold ${VAR}, expanded from the
+// environment when the server is started, so secrets stay out of the file.
+// Keys this agent does not know are kept as they were.
+type Server struct {
+	Name    string            `json:"-"`
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+
+	extra map[string]json.RawMessage
+}
+
+// Kind is the server's transport: http when a URL is set or the type says
+// so, else stdio.
+func (s Server) Kind() string {
+	switch strings.ToLower(s.Type) {
+	case "http", "streamable-http", "streamablehttp":
+		return TypeHTTP
+	case "", "stdio":
+		if s.URL != "" && s.Command == "" {
+			return TypeHTTP
+		}
+		return TypeStdio
+	}
+	return strings.ToLower(s.Type)
+}
+
+// Validate says what makes the entry unusable, if anything.
+func (s Server) Validate() error {
+	switch s.Kind() {
+	case TypeStdio:
+		if strings.TrimSpace(s.Command) == "" {
+			return fmt.Errorf("server %s: no command", s.Name)
+		}
+	case TypeHTTP:
+		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") && !strings.HasPrefix(s.URL, "${") {
+			return fmt.Errorf("server %s: url %q must start with http:// or https://", s.Name, s.URL)
+		}
+	default:
+		return fmt.Errorf("server %s: transport %q is not supported (stdio or http)", s.Name, s.Type)
+	}
+	return nil
+}
+
+var knownServerKeys = []string{"type", "command", "args", "env", "url", "headers"}
+
+// UnmarshalJSON keeps the keys it does not know in extra.
+func (s *Server) UnmarshalJSON(b []byte) error {
+	type plain Server
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	for _, k := range knownServerKeys {
+		delete(all, k)
+	}
+	*s = Server(p)
+	if len(all) > 0 {
+		s.extra = all
+	}
+	return nil
+}
+
+// MarshalJSON writes the known fields and the kept unknown keys.
+func (s Server) MarshalJSON() ([]byte, error) {
+	type plain Server
+	b, err := json.Marshal(plain(s))
+	if err != nil || len(s.extra) == 0 {
+		return b, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for k, v := range s.extra {
+		if _, known := all[k]; !known {
+			all[k] = v
+		}
+	}
+	return json.Marshal(all) // map keys come out sorted: a stable file
+}
+
+// Config is the whole mcp.json: the servers, and any other top-level keys
+// (kept as they were).
+type Config struct {
+	Servers map[string]Server
+	extra   map[string]json.RawMessage
+}
+
+// Names lists the servers, sorted.
+func (c *Config) Names() []string {
+	names := make([]string, 0, len(c.Servers))
+	for n := range c.Servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ParseConfig reads the mcpServers format (.mcp.json, Claude Desktop's
+// claude_desktop_config.json, this agent's mcp.json).
+func ParseConfig(data []byte) (*Config, error) {
+	c := &Config{Servers: map[string]Server{}}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return c, nil
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, err
+	}
+	if raw, ok := top["mcpServers"]; ok {
+		if err := json.Unmarshal(raw, &c.Servers); err != nil {
+			return nil, fmt.Errorf("mcpServers: %w", err)
+		}
+		if c.Servers == nil {
+			c.Servers = map[string]Server{}
+		}
+		delete(top, "mcpServers")
+	}
+	for name, s := range c.Servers {
+		s.Name = name
+		c.Servers[name] = s
+	}
+	if len(top) > 0 {
+		c.extra = top
+	}
+	return c, nil
+}
+
+// Marshal renders the file: two-space indent, sorted keys, final newline.
+func (c *Config) Marshal() ([]byte, error) {
+	top := map[string]any{}
+	for k, v := range c.extra {
+		top[k] = v
+	}
+	servers := c.Servers
+	if servers == nil {
+		servers = map[string]Server{}
+	}
+	top["mcpServers"] = servers
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(top); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// LoadConfig reads path; a missing file is an empty configuration.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Config{Servers: map[string]Server{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	c, err := ParseConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// SaveConfig replaces path atomically (temp file, fsync, rename), so a crash
+// leaves the old file or the new one, never half of either.
+func SaveConfig(path string, c *Config) error {
+	data, err := c.Marshal()
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	perm := fs.FileMode(0o600) // headers and env often hold secrets
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	if err := renameio.WriteFile(path, data, perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$`)
+
+// ValidName says whether name can name a server: letters, digits, '-' and
+// '_', at most 40, so "NAME__tool" stays readable and within 64.
+func ValidName(name string) error {
+	if !nameRE.MatchString(name) {
+		return fmt.Errorf("server name %q: use letters, digits, '-' and '_' (at most 40, starting with a letter or digit)", name)
+	}
+	if strings.Contains(name, "__") {
+		return fmt.Errorf("server name %q: '__' separates the server from the tool in a tool's name", name)
+	}
+	return nil
+}
+
+// SanitizeName turns a name from another client's config into a valid one.
+func SanitizeName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), "-_")
+	for strings.Contains(s, "__") {
+		s = strings.ReplaceAll(s, "__", "_")
+	}
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	if s == "" {
+		s = "server"
+	}
+	return s
+}
+
+var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// expand replaces each ${VAR} with its value from getenv; an unset variable
+// is an error naming it, so a server never starts with a silently empty token.
+func expand(s string, getenv func(string) (string, bool)) (string, error) {
+	var missing []string
+	out := varRE.ReplaceAllStringFunc(s, func(m string) string {
+		name := m[2 : len(m)-1]
+		v, ok := getenv(name)
+		if !ok {
+			missing = append(missing, name)
+		}
+		return v
+	})
+	if len(missing) > 0 {
+		return "", fmt.Errorf("${%s} is not set in the environment", missing[0])
+	}
+	return out, nil
+}
+
+// Resolved returns the server with every ${VAR} expanded.
+func (s Server) Resolved(getenv func(string) (string, bool)) (Server, error) {
+	r := s
+	var err error
+	one := func(v string) string {
+		if err != nil {
+			return v
+		}
+		var x string
+		x, err = expand(v, getenv)
+		return x
+	}
+	r.Command, r.URL = one(s.Command), one(s.URL)
+	r.Args = nil
+	for _, a := range s.Args {
+		r.Args = append(r.Args, one(a))
+	}
+	r.Env, r.Headers = nil, nil
+	if s.Env != nil {
+		r.Env = map[string]string{}
+		for k, v := range s.Env {
+			r.Env[k] = one(v)
+		}
+	}
+	if s.Headers != nil {
+		r.Headers = map[string]string{}
+		for k, v := range s.Headers {
+			r.Headers[k] = one(v)
+		}
+	}
+	if err != nil {
+		return Server{}, fmt.Errorf("server %s: %w", s.Name, err)
+	}
+	return r, nil
+}

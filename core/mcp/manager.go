@@ -1,0 +1,530 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// Defaults for Options left zero.
+const (
+	DefaultStartTimeout = 15 * time.Second
+	DefaultCallTimeout  = 60 * time.Second
+	// DefaultToolBudget is how many integration tools one session offers:
+	// small models choose badly from long lists.
+	DefaultToolBudget = 32
+	// DefaultMaxResult caps one result, in bytes, before it reaches the model.
+	DefaultMaxResult = 16 << 10
+	// retryFailed is how long a one-shot turn trusts a recorded failure
+	// before trying the server again; retryDown, how long a chat session
+	// waits before starting a server that failed or died once more.
+	retryFailed = 5 * time.Minute
+	retryDown   = 30 * time.Second
+)
+
+// Options configure a Manager; zero values take the defaults.
+type Options struct {
+	Home         string // the workspace: mcp.json, the logs, the servers' working directory
+	Store        *Store
+	Notify       func(string) // a one-line note for the user (stderr)
+	StartTimeout time.Duration
+	CallTimeout  time.Duration
+	ToolBudget   int
+	MaxResult    int
+	Getenv       func(string) (string, bool)
+	Now          func() time.Time
+}
+
+// Manager runs a session's integrations. A chat session (Start) starts
+// them all at once; otherwise a server starts only when it is needed: to
+// list its tools when none are cached for its configuration, or to run a
+// call. It is safe for concurrent use.
+type Manager struct {
+	opts Options
+	cfg  *Config
+
+	mu       sync.Mutex
+	policy   Policy
+	servers  map[string]*server
+	eager    bool
+	closing  bool
+	budgeted bool // the over-budget note was given
+}
+
+// server is one integration's state in this process.
+type server struct {
+	cfg      Server
+	resolved Server
+	badCfg   error // the entry cannot be used as written
+	key      string
+	tools    []cachedTool
+	listed   bool
+	state    string
+	lastErr  string
+	tried    time.Time // last start attempt in this process
+	failedAt time.Time // when the recorded failure happened
+	conn     *conn
+	start    sync.Mutex // one start at a time
+}
+
+// Open reads <home>/mcp.json and the cached state. A missing file means no
+// integrations; a malformed one is an error (the caller chats without).
+func Open(ctx context.Context, opts Options) (*Manager, error) {
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = DefaultStartTimeout
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = DefaultCallTimeout
+	}
+	if opts.ToolBudget <= 0 {
+		opts.ToolBudget = DefaultToolBudget
+	}
+	if opts.MaxResult <= 0 {
+		opts.MaxResult = DefaultMaxResult
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.LookupEnv
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	cfg, err := LoadConfig(filepath.Join(opts.Home, ConfigFile))
+	if err != nil {
+		return nil, err
+	}
+	m := &Manager{opts: opts, cfg: cfg, servers: map[string]*server{}, policy: Policy{}}
+	if len(cfg.Servers) == 0 {
+		return m, nil // the common case costs one stat
+	}
+	if m.policy, err = opts.Store.Policy(ctx); err != nil {
+		return nil, err
+	}
+	for _, name := range cfg.Names() {
+		s := &server{cfg: cfg.Servers[name], state: StateUnknown}
+		s.cfg.Name = name
+		if s.badCfg = ValidName(name); s.badCfg == nil {
+			s.badCfg = s.cfg.Validate()
+		}
+		if s.badCfg == nil {
+			s.resolved, s.badCfg = s.cfg.Resolved(opts.Getenv)
+		}
+		if s.badCfg != nil {
+			s.state, s.lastErr = StateFailed, s.badCfg.Error()
+			m.servers[name] = s
+			continue
+		}
+		s.key = configKey(s.resolved)
+		rec, ok, err := opts.Store.get(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if ok && rec.configKey == s.key {
+			s.tools, s.listed, s.state, s.lastErr = rec.tools, rec.listed, rec.state, rec.lastError
+			if t, err := time.Parse(time.RFC3339, rec.updatedAt); err == nil {
+				s.failedAt = t
+			}
+		}
+		m.servers[name] = s
+	}
+	return m, nil
+}
+
+// Config is the configuration the manager was opened with.
+func (m *Manager) Config() *Config { return m.cfg }
+
+// Empty reports whether no integration is configured.
+func (m *Manager) Empty() bool { return len(m.servers) == 0 }
+
+func (m *Manager) notify(msg string) {
+	if m.opts.Notify != nil {
+		m.opts.Notify(msg)
+	}
+}
+
+func (m *Manager) names() []string {
+	names := make([]string, 0, len(m.servers))
+	for n := range m.servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Start is a chat session's start: every server at once, each within the
+// start timeout. Failures are reported and never returned: the chat goes on
+// without that server's tools.
+func (m *Manager) Start(ctx context.Context) {
+	m.mu.Lock()
+	m.eager = true
+	m.mu.Unlock()
+	m.startAll(ctx, func(*server) bool { return true })
+}
+
+// Prepare is a one-shot turn's start: only servers whose tools are not
+// cached for their configuration (or whose failure is old) are started, to
+// list them. Everything else waits for a call.
+func (m *Manager) Prepare(ctx context.Context) {
+	now := m.opts.Now()
+	m.startAll(ctx, func(s *server) bool {
+		if s.listed && s.state == StateOK {
+			return false
+		}
+		return s.state == StateUnknown || now.Sub(s.failedAt) >= retryFailed
+	})
+}
+
+// Probe starts every server and lists its tools, for `agent mcp list`.
+func (m *Manager) Probe(ctx context.Context) {
+	m.startAll(ctx, func(*server) bool { return true })
+}
+
+func (m *Manager) startAll(ctx context.Context, want func(*server) bool) {
+	var wg sync.WaitGroup
+	m.mu.Lock()
+	for _, name := range m.names() {
+		s := m.servers[name]
+		if s.badCfg != nil || !want(s) {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = m.ensure(ctx, s)
+		}()
+	}
+	m.mu.Unlock()
+	wg.Wait()
+}
+
+// ensure returns a live connection to s, starting the server if needed.
+func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
+	s.start.Lock()
+	defer s.start.Unlock()
+	m.mu.Lock()
+	if s.badCfg != nil {
+		m.mu.Unlock()
+		return nil, s.badCfg
+	}
+	if s.conn != nil && s.conn.alive() {
+		c := s.conn
+		m.mu.Unlock()
+		return c, nil
+	}
+	if m.closing {
+		m.mu.Unlock()
+		return nil, errNotRunning
+	}
+	s.tried = m.opts.Now()
+	resolved := s.resolved
+	m.mu.Unlock()
+
+	startCtx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
+	defer cancel()
+	c, err := connect(startCtx, resolved, m.opts.Home)
+	var listed []cachedTool
+	if err == nil {
+		var tools []*sdkTool
+		tools, err = c.listTools(startCtx)
+		if err != nil {
+			c.close()
+			err = fmt.Errorf("list tools: %w", err)
+		}
+		for _, t := range tools {
+			listed = append(listed, cachedTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		}
+	}
+	store := context.WithoutCancel(ctx)
+	if err != nil {
+		msg := "failed to start: " + err.Error()
+		m.mu.Lock()
+		s.state, s.lastErr, s.failedAt = StateFailed, msg, m.opts.Now()
+		m.mu.Unlock()
+		if serr := m.opts.Store.putFailed(store, resolved.Name, s.key, StateFailed, msg); serr != nil {
+			m.notify(serr.Error())
+		}
+		if ctx.Err() == nil {
+			m.notify(fmt.Sprintf("integration %s unavailable: %s (log: %s)", resolved.Name, msg, LogPath(m.opts.Home, resolved.Name)))
+		}
+		return nil, errors.New(msg)
+	}
+	m.mu.Lock()
+	closing := m.closing
+	if !closing {
+		s.conn, s.tools, s.listed, s.state, s.lastErr = c, listed, true, StateOK, ""
+	}
+	m.mu.Unlock()
+	if closing {
+		c.close()
+		return nil, errNotRunning
+	}
+	if serr := m.opts.Store.putListed(store, resolved.Name, s.key, listed); serr != nil {
+		m.notify(serr.Error())
+	}
+	go m.watch(s, c)
+	return c, nil
+}
+
+// watch reports a server that exits while the agent still needs it.
+func (m *Manager) watch(s *server, c *conn) {
+	<-c.done
+	m.mu.Lock()
+	if m.closing || s.conn != c {
+		m.mu.Unlock()
+		return
+	}
+	c.closed.Do(func() {}) // the session is over; close only kills leftovers
+	s.conn = nil
+	msg := c.describe(errors.New("stopped")).Error()
+	s.state, s.lastErr, s.failedAt = StateDied, msg, m.opts.Now()
+	m.mu.Unlock()
+	c.kill()
+	if err := m.opts.Store.putFailed(context.Background(), s.cfg.Name, s.key, StateDied, msg); err != nil {
+		m.notify(err.Error())
+	}
+	m.notify(fmt.Sprintf("integration %s %s; its tools are unavailable until it is back (log: %s)", s.cfg.Name, msg, LogPath(m.opts.Home, s.cfg.Name)))
+}
+
+// Close stops every server, all at once, and waits for them.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closing = true
+	var conns []*conn
+	for _, s := range m.servers {
+		if s.conn != nil {
+			conns = append(conns, s.conn)
+			s.conn = nil
+		}
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.close()
+		}()
+	}
+	wg.Wait()
+}
+
+// available says whether s's tools are offered now. A chat session offers
+// the tools of running servers only, and starts a server that is down again
+// in the background once in a while; otherwise cached tools are offered
+// and the server starts on the first call.
+func (m *Manager) available(s *server) bool {
+	if s.badCfg != nil || !s.listed {
+		return false
+	}
+	if m.eager {
+		if s.conn != nil && s.conn.alive() {
+			return true
+		}
+		if !m.closing && m.opts.Now().Sub(s.tried) >= retryDown {
+			s.tried = m.opts.Now()
+			go func() { _, _ = m.ensure(context.Background(), s) }()
+		}
+		return false
+	}
+	return s.state == StateOK
+}
+
+// Tools are the integration tools offered now, within the tool budget:
+// denied tools never, allowed ones first, then by server and name.
+func (m *Manager) Tools() []Tool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var all []Tool
+	for _, name := range m.names() {
+		s := m.servers[name]
+		if !m.available(s) {
+			continue
+		}
+		for _, t := range m.toolsOf(s) {
+			if t.Policy != "deny" {
+				all = append(all, t)
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Policy == "allow" && all[j].Policy != "allow" })
+	if len(all) > m.opts.ToolBudget {
+		if !m.budgeted {
+			m.budgeted = true
+			m.notify(fmt.Sprintf("%d integration tools, over the budget of %d: %d left out (deny some with: agent mcp deny NAME TOOL)",
+				len(all), m.opts.ToolBudget, len(all)-m.opts.ToolBudget))
+		}
+		all = all[:m.opts.ToolBudget]
+	}
+	return all
+}
+
+func (m *Manager) toolsOf(s *server) []Tool {
+	out := make([]Tool, 0, len(s.tools))
+	for _, ct := range s.tools {
+		params, dropped := convertSchema(ct.InputSchema)
+		out = append(out, Tool{
+			Server: s.cfg.Name, Name: ct.Name, FullName: fullName(s.cfg.Name, ct.Name),
+			Description: ct.Description, Params: params, Dropped: dropped,
+			Policy: m.policy.Decision(s.cfg.Name, ct.Name),
+		})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// ServerTools lists every tool a server is known to have (denied ones too),
+// for `agent mcp tools`; ok is false for an unknown server.
+func (m *Manager) ServerTools(name string) (tools []Tool, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.servers[name]
+	if s == nil {
+		return nil, false
+	}
+	return m.toolsOf(s), true
+}
+
+// Status is one integration as `agent mcp list` shows it.
+type Status struct {
+	Name      string `json:"name"`
+	Type      string `json:"type"`
+	Target    string `json:"target"` // the command line or the URL, as configured
+	State     string `json:"state"`
+	Tools     int    `json:"tools"`
+	LastError string `json:"last_error"`
+	Log       string `json:"log"`
+}
+
+// Statuses lists every integration, sorted by name.
+func (m *Manager) Statuses() []Status {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Status
+	for _, name := range m.names() {
+		s := m.servers[name]
+		st := Status{Name: name, Type: s.cfg.Kind(), State: s.state, LastError: s.lastErr, Tools: len(s.tools)}
+		if st.Type == TypeHTTP {
+			st.Target = s.cfg.URL
+		} else {
+			st.Target = strings.TrimSpace(s.cfg.Command + " " + strings.Join(s.cfg.Args, " "))
+			st.Log = LogPath(m.opts.Home, name)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// IdentityLines name each integration with its tool count or why it is
+// unavailable ("github: 12 tools", "files: unavailable — failed to start"),
+// sorted by name. They change only when an integration's state changes.
+func (m *Manager) IdentityLines() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var lines []string
+	for _, name := range m.names() {
+		s := m.servers[name]
+		switch {
+		case s.badCfg != nil:
+			lines = append(lines, name+": unavailable — misconfigured")
+		case m.available(s):
+			n := 0
+			for _, t := range m.toolsOf(s) {
+				if t.Policy != "deny" {
+					n++
+				}
+			}
+			lines = append(lines, fmt.Sprintf("%s: %d %s", name, n, plural(n, "tool")))
+		case s.state == StateDied:
+			lines = append(lines, name+": unavailable — stopped")
+		case s.state == StateFailed:
+			lines = append(lines, name+": unavailable — failed to start")
+		default:
+			lines = append(lines, name+": unavailable — not started")
+		}
+	}
+	return lines
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// Lookup finds an offered tool by the name the model called.
+func (m *Manager) Lookup(fullName string) (Tool, bool) {
+	for _, t := range m.Tools() {
+		if t.FullName == fullName {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// Allow records the user's "always" for one tool.
+func (m *Manager) Allow(ctx context.Context, server, tool string) error {
+	if err := m.opts.Store.SetPolicy(ctx, server, tool, "allow"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.policy[server] == nil {
+		m.policy[server] = map[string]string{}
+	}
+	m.policy[server][tool] = "allow"
+	return nil
+}
+
+// Result is what one call returned, as text for the model.
+type Result struct {
+	Text    string
+	IsError bool // the tool itself reported a failure
+	Cut     int  // bytes left out to respect MaxResult (0: none)
+	Total   int  // bytes the server returned
+}
+
+// Call runs a tool, starting its server if needed, within the call timeout.
+func (m *Manager) Call(ctx context.Context, t Tool, args map[string]any) (Result, error) {
+	m.mu.Lock()
+	s := m.servers[t.Server]
+	m.mu.Unlock()
+	if s == nil {
+		return Result{}, fmt.Errorf("no integration named %s", t.Server)
+	}
+	c, err := m.ensure(ctx, s)
+	if err != nil {
+		return Result{}, fmt.Errorf("integration %s is unavailable: %w", t.Server, err)
+	}
+	callCtx, cancel := context.WithTimeout(ctx, m.opts.CallTimeout)
+	defer cancel()
+	text, isErr, err := c.call(callCtx, t.Name, args)
+	if err != nil {
+		if callCtx.Err() != nil && ctx.Err() == nil {
+			return Result{}, fmt.Errorf("%s gave no answer within %s; the call was cancelled", t.FullName, m.opts.CallTimeout)
+		}
+		return Result{}, err
+	}
+	res := Result{Text: text, IsError: isErr, Total: len(text)}
+	if len(text) > m.opts.MaxResult {
+		cut := m.opts.MaxResult
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		res.Text, res.Cut = text[:cut], len(text)-cut
+	}
+	return res, nil
+}
+
+// Decision is the user's current decision for a tool: allow, deny or ask.
+func (m *Manager) Decision(server, tool string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.policy.Decision(server, tool)
+}

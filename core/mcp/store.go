@@ -1,0 +1,187 @@
+package mcp
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Migrations holds this package's state.db schema, applied in file-name
+// order by core with the other packages' sets.
+//
+//go:embed migrations/*.sql
+var Migrations embed.FS
+
+// Server states as recorded and shown.
+const (
+	StateOK      = "ok"
+	StateFailed  = "failed"  // did not start, or could not list its tools
+	StateDied    = "died"    // exited while in use
+	StateUnknown = "unknown" // never started with this configuration
+)
+
+const (
+	sqlGetServer = `SELECT config_key, tools, listed, state, last_error, updated_at FROM mcp_servers WHERE name = ?`
+	sqlPutListed = `INSERT INTO mcp_servers (name, config_key, tools, listed, state, last_error, updated_at)
+		VALUES (?, ?, ?, 1, 'ok', '', ?)
+		ON CONFLICT (name) DO UPDATE SET config_key = excluded.config_key, tools = excluded.tools,
+			listed = 1, state = 'ok', last_error = '', updated_at = excluded.updated_at`
+	// A failure keeps the tools listed under the same configuration: they are
+	// still what the server offers once it is back.
+	sqlPutFailed = `INSERT INTO mcp_servers (name, config_key, state, last_error, updated_at)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET
+			tools = CASE WHEN mcp_servers.config_key = excluded.config_key THEN mcp_servers.tools ELSE '[]' END,
+			listed = CASE WHEN mcp_servers.config_key = excluded.config_key THEN mcp_servers.listed ELSE 0 END,
+			config_key = excluded.config_key, state = excluded.state,
+			last_error = excluded.last_error, updated_at = excluded.updated_at`
+	sqlDeleteServer = `DELETE FROM mcp_servers WHERE name = ?`
+	sqlDeletePolicy = `DELETE FROM mcp_policy WHERE server = ?`
+	sqlPolicyAll    = `SELECT server, tool, decision FROM mcp_policy`
+	sqlPolicySet    = `INSERT INTO mcp_policy (server, tool, decision, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (server, tool) DO UPDATE SET decision = excluded.decision, updated_at = excluded.updated_at`
+	// A server-wide decision replaces the per-tool ones under it.
+	sqlPolicyClearTools = `DELETE FROM mcp_policy WHERE server = ? AND tool <> ''`
+)
+
+// Store is the integrations' state in state.db.
+type Store struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+// NewStore uses db, which core has migrated.
+func NewStore(db *sql.DB, now func() time.Time) *Store {
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{db: db, now: now}
+}
+
+// record is a server's row.
+type record struct {
+	configKey string
+	tools     []cachedTool
+	listed    bool
+	state     string
+	lastError string
+	updatedAt string
+}
+
+func (st *Store) get(ctx context.Context, name string) (record, bool, error) {
+	var r record
+	var tools string
+	err := st.db.QueryRowContext(ctx, sqlGetServer, name).Scan(&r.configKey, &tools, &r.listed, &r.state, &r.lastError, &r.updatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return record{}, false, nil
+	}
+	if err != nil {
+		return record{}, false, fmt.Errorf("read integration %s: %w", name, err)
+	}
+	if r.tools, err = toolsFromJSON(tools); err != nil {
+		return record{}, false, fmt.Errorf("read integration %s: tools: %w", name, err)
+	}
+	return r, true, nil
+}
+
+func (st *Store) putListed(ctx context.Context, name, key string, tools []cachedTool) error {
+	b, err := json.Marshal(tools)
+	if err != nil {
+		return err
+	}
+	if _, err := st.db.ExecContext(ctx, sqlPutListed, name, key, string(b), st.now().UTC().Format(time.RFC3339)); err != nil {
+		return fmt.Errorf("save integration %s: %w", name, err)
+	}
+	return nil
+}
+
+func (st *Store) putFailed(ctx context.Context, name, key, state, msg string) error {
+	if _, err := st.db.ExecContext(ctx, sqlPutFailed, name, key, state, msg, st.now().UTC().Format(time.RFC3339)); err != nil {
+		return fmt.Errorf("save integration %s: %w", name, err)
+	}
+	return nil
+}
+
+// Forget removes a server's cached state and policy.
+func (st *Store) Forget(ctx context.Context, name string) error {
+	for _, q := range []string{sqlDeleteServer, sqlDeletePolicy} {
+		if _, err := st.db.ExecContext(ctx, q, name); err != nil {
+			return fmt.Errorf("forget integration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Policy is the allow/deny decisions: server -> tool ("" for all) -> decision.
+type Policy map[string]map[string]string
+
+// Decision is what applies to a tool: its own decision, else the server's,
+// else "ask".
+func (p Policy) Decision(server, tool string) string {
+	if d, ok := p[server][tool]; ok {
+		return d
+	}
+	if d, ok := p[server][""]; ok {
+		return d
+	}
+	return "ask"
+}
+
+// Policy reads every decision.
+func (st *Store) Policy(ctx context.Context) (Policy, error) {
+	rows, err := st.db.QueryContext(ctx, sqlPolicyAll)
+	if err != nil {
+		return nil, fmt.Errorf("read integration policy: %w", err)
+	}
+	defer rows.Close()
+	p := Policy{}
+	for rows.Next() {
+		var s, t, d string
+		if err := rows.Scan(&s, &t, &d); err != nil {
+			return nil, fmt.Errorf("read integration policy: %w", err)
+		}
+		if p[s] == nil {
+			p[s] = map[string]string{}
+		}
+		p[s][t] = d
+	}
+	return p, rows.Err()
+}
+
+// SetPolicy records allow or deny for a tool, or with tool "" for the whole
+// server (replacing its per-tool decisions).
+func (st *Store) SetPolicy(ctx context.Context, server, tool, decision string) error {
+	tx, err := st.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("save integration policy: %w", err)
+	}
+	defer tx.Rollback()
+	if tool == "" {
+		if _, err := tx.ExecContext(ctx, sqlPolicyClearTools, server); err != nil {
+			return fmt.Errorf("save integration policy: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, sqlPolicySet, server, tool, decision, st.now().UTC().Format(time.RFC3339)); err != nil {
+		return fmt.Errorf("save integration policy: %w", err)
+	}
+	return tx.Commit()
+}
+
+// configKey identifies a server's resolved configuration: the cache of its
+// tools holds only while this stays the same.
+func configKey(s Server) string {
+	b, _ := json.Marshal(struct {
+		Kind, Command string
+		Args          []string
+		Env, Headers  map[string]string
+		URL           string
+	}{s.Kind(), s.Command, s.Args, s.Env, s.Headers, s.URL})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
