@@ -16,8 +16,8 @@ import (
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
 
 	"agent/core/distill"
-	"agent/core/memrev"
 	"agent/core/mcp"
+	"agent/core/memrev"
 	"agent/profile"
 	"agent/soul"
 )

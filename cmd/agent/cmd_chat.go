@@ -11,8 +11,8 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/soul"
 	"agent/core/mcp"
+	"agent/soul"
 )
 
 // sessionFlags choose which conversation a chat or prompt belongs to.
