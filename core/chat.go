@@ -91,19 +91,8 @@ func (c *Chat) notify(msg string) {
 	}
 }
 
-// zone resolves user.timezone; "" or one that does not load (said once,
-// through notify) is the machine's local time, named "".
-func (c *Chat) zone(name string) (*time.Location, string) {
-	if name == "" {
-		return time.Local, ""
-	}
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		c.notify(fmt.Sprintf("user.timezone %q does not load (%v): using local time", name, err))
-		return time.Local, ""
-	}
-	return l, name
-}
+// zone resolves user.timezone, warning through notify.
+func (c *Chat) zone(name string) (*time.Location, string) { return UserZone(name, c.notify) }
 
 // StartSession creates a session: called name, or named from the clock in
 // the user's zone (the zone the logs use too) when name is "". A name taken

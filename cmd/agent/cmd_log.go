@@ -47,19 +47,12 @@ func (a *app) runLog(ctx context.Context, opts logOptions) error {
 	return a.reportAppend(res, "")
 }
 
-// userLocation is the profile's user.timezone, or the machine's local zone
-// when it is unset. A stored value that no longer loads (the profile
-// validates on set, so only a hand-edited state.db gets here) is warned
-// about, not fatal: the note matters more than its date.
+// userLocation is the profile's user.timezone as core.UserZone resolves it.
 func (a *app) userLocation(ctx context.Context, ws *core.Workspace) (*time.Location, error) {
-	tz, ok, err := profile.NewStore(ws.State, a.now).Get(ctx, "user.timezone")
-	if err != nil || !ok {
+	tz, _, err := profile.NewStore(ws.State, a.now).Get(ctx, "user.timezone")
+	if err != nil {
 		return time.Local, err
 	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
-		a.warnf("user.timezone %q is not a known time zone; using local time (fix: agent profile set user.timezone Area/City)", tz)
-		return time.Local, nil
-	}
+	loc, _ := core.UserZone(tz, func(w string) { a.warnf("%s", w) })
 	return loc, nil
 }
