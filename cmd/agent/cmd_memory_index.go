@@ -154,6 +154,7 @@ type hitJSON struct {
 	Score     float64 `json:"score"`
 	Snippet   string  `json:"snippet"`
 	Text      string  `json:"text"`
+	Query     string  `json:"query"`
 }
 
 var unmark = strings.NewReplacer(index.MarkStart, "", index.MarkEnd, "")
@@ -190,7 +191,7 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 	case a.jsonOut:
 		out := make([]hitJSON, len(hits))
 		for i, h := range hits {
-			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, h.Score, unmark.Replace(h.Snippet), h.Text}
+			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, h.Score, unmark.Replace(h.Snippet), h.Text, h.Query}
 		}
 		return a.writeJSON(out)
 	case a.io.OutTTY:

@@ -1,0 +1,109 @@
+package index
+
+// wordForms returns the other forms of w that Porter stemming does not
+// bring to w's stem: irregular verbs and plurals, and a few derivations
+// ("fly" → "flight"). Each group lists the forms as typed; FTS5 stems each
+// one, so regular inflections need not be listed.
+func wordForms(w string) []string {
+	g, ok := formGroup[w]
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(formGroups[g])-1)
+	for _, f := range formGroups[g] {
+		if f != w {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+var formGroups = [][]string{
+	{"fly", "flies", "flew", "flown", "flight"},
+	{"buy", "bought"},
+	{"go", "went", "gone"},
+	{"run", "ran"},
+	{"see", "saw", "seen"},
+	{"meet", "met"},
+	{"eat", "ate", "eaten"},
+	{"write", "wrote", "written"},
+	{"take", "took", "taken"},
+	{"make", "made"},
+	{"give", "gave", "given"},
+	{"find", "found"},
+	{"sell", "sold", "sale"},
+	{"teach", "taught", "teacher"},
+	{"think", "thought"},
+	{"bring", "brought"},
+	{"begin", "began", "begun"},
+	{"swim", "swam", "swum"},
+	{"drive", "drove", "driven"},
+	{"ride", "rode", "ridden"},
+	{"sing", "sang", "sung", "song"},
+	{"draw", "drew", "drawn"},
+	{"lose", "lost", "loss"},
+	{"choose", "chose", "chosen", "choice"},
+	{"leave", "left"},
+	{"feel", "felt"},
+	{"keep", "kept"},
+	{"sleep", "slept"},
+	{"spend", "spent"},
+	{"send", "sent"},
+	{"build", "built"},
+	{"hold", "held"},
+	{"tell", "told"},
+	{"say", "said"},
+	{"speak", "spoke", "spoken", "speech"},
+	{"break", "broke", "broken"},
+	{"fall", "fell", "fallen"},
+	{"grow", "grew", "grown", "growth"},
+	{"know", "knew", "known", "knowledge"},
+	{"throw", "threw", "thrown"},
+	{"wear", "wore", "worn"},
+	{"catch", "caught"},
+	{"fight", "fought"},
+	{"pay", "paid", "payment"},
+	{"win", "winner"},
+	{"die", "died", "dead", "death"},
+	{"born", "birth", "birthday"},
+	{"marry", "married", "marriage"},
+	{"child", "children"},
+	{"person", "people"},
+	{"man", "men"},
+	{"woman", "women"},
+	{"mouse", "mice"},
+	{"foot", "feet"},
+	{"tooth", "teeth"},
+	{"live", "life", "lives"},
+	{"hear", "heard"},
+	{"stand", "stood"},
+	{"understand", "understood"},
+	{"sit", "sat"},
+	{"lead", "led"},
+	{"feed", "fed"},
+	{"forget", "forgot", "forgotten"},
+	{"hide", "hid", "hidden"},
+	{"bake", "baker", "bakery"},
+	{"paint", "painter"},
+	{"dance", "dancer"},
+	{"move", "moving"},
+	{"adopt", "adoption"},
+	{"decide", "decision"},
+	{"celebrate", "celebration"},
+	{"graduate", "graduation"},
+	{"invite", "invitation"},
+	{"volunteer", "volunteering"},
+	{"photo", "photograph", "photographer", "photography"},
+	{"travel", "trip"},
+}
+
+// formGroup maps each form to its group in formGroups.
+var formGroup = func() map[string]int {
+	m := make(map[string]int)
+	for i, g := range formGroups {
+		for _, f := range g {
+			m[f] = i
+		}
+	}
+	return m
+}()
