@@ -92,10 +92,14 @@ const (
 	// allWeight: the chunks holding every word rank above those holding
 	// some (the OR query alone lets one rare word outweigh the rest).
 	allWeight = 1.0
+	// allMaxTerms: a longer message (a chat turn) has no chunk holding every
+	// word, and the AND would cost a second pass over long posting lists.
+	allMaxTerms = 6
 	// formsWeight: the words' other forms Porter cannot join ("fly" and
 	// "flights") count, but less than the words as typed.
 	formsWeight = 0.3
-	// whenWeight: for a question about a time, chunks that also say a date.
+	// whenWeight: for a question about a time, a found chunk whose text
+	// says a date gains this share of its score.
 	whenWeight = 0.3
 )
 
@@ -105,13 +109,13 @@ type plan struct {
 	subs    []subQuery
 	snippet string
 	raw     bool
+	when    bool // a question about a time: chunks that say a date rise
 }
 
 // buildPlan turns a search's text into its sub-queries: the OR of its words
 // (BuildQuery), the AND of them, the OR with their other word forms
-// (wordForms), and for a "when" question the words with a date word. Each
-// is built only when it differs from the plain query. A raw query is one
-// sub-query, passed through.
+// (wordForms). Each is built only when it differs from the plain query. A
+// raw query is one sub-query, passed through.
 func buildPlan(text string, raw bool) plan {
 	if raw {
 		if text == "" {
@@ -126,16 +130,14 @@ func buildPlan(text string, raw bool) plan {
 	words := strings.Join(terms, " ")
 	anyWord := orQuery(terms, " OR ")
 	p := plan{subs: []subQuery{{match: anyWord, label: words, weight: 1}}, snippet: anyWord}
-	if len(terms) > 1 {
+	if allWeight > 0 && len(terms) > 1 && len(terms) <= allMaxTerms {
 		p.subs = append(p.subs, subQuery{match: orQuery(terms, " AND "), label: "all: " + words, weight: allWeight})
 	}
-	if all := withForms(terms); len(all) > len(terms) {
+	if all := withForms(terms); formsWeight > 0 && len(all) > len(terms) {
 		p.snippet = orQuery(all, " OR ")
 		p.subs = append(p.subs, subQuery{match: p.snippet, label: "forms: " + strings.Join(all[len(terms):], " "), weight: formsWeight})
 	}
-	if asksWhen(text) {
-		p.subs = append(p.subs, subQuery{match: "(" + anyWord + ") AND (" + orQuery(dateWords, " OR ") + ")", label: "when: " + words, weight: whenWeight})
-	}
+	p.when = whenWeight > 0 && asksWhen(text)
 	return p
 }
 
@@ -191,11 +193,27 @@ func asksWhen(text string) bool {
 	return false
 }
 
-// dateWords are words a passage that says when something happens usually
-// holds: month and day names and relative days.
-var dateWords = []string{
-	"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-	"november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-	"yesterday", "today", "tomorrow", "tonight", "weekend", "week", "month", "year", "ago",
+// saysDate reports whether text holds a date word: a month or weekday
+// name, or a relative day ("yesterday", "tonight", "weekend"). Years and
+// numeric dates are not counted: a daily log's first chunk starts with its
+// "# 2026-07-01" heading line, so they would mark every log.
+func saysDate(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isTokenRune(r) }) {
+		if dateWords[w] {
+			return true
+		}
+	}
+	return false
 }
+
+// dateWords are the words that say when: month and day names, relative days.
+var dateWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`january february march april may june july august september october
+		november december jan feb mar apr jun jul aug sep sept oct nov dec
+		monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
+		yesterday today tomorrow tonight weekend`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -37,6 +37,7 @@ type candidate struct {
 	file  int64
 	sub   int     // the sub-query that gave it most of its score
 	best  float64 // that sub-query's contribution
+	plain float64 // the plain query's contribution (subs[0])
 }
 
 // rankPlan runs every sub-query of p and returns the chunks to show, best
@@ -67,6 +68,14 @@ func (ix *Index) rankPlan(ctx context.Context, p plan, k int) ([]candidate, erro
 				have.sub, have.best = si, part
 			}
 			have.score += part
+			if si == 0 {
+				have.plain = part
+			}
+		}
+	}
+	if p.when {
+		if err := ix.liftDated(ctx, order); err != nil {
+			return nil, err
 		}
 	}
 	liftNext(order, byID)
@@ -77,6 +86,51 @@ func (ix *Index) rankPlan(ctx context.Context, p plan, k int) ([]candidate, erro
 		return order[i].date > order[j].date
 	})
 	return spreadDates(order, k), nil
+}
+
+// liftDated ranks the candidates whose text says a date (saysDate) as a
+// sub-query of weight whenWeight would, by their plain score: for "when do I fly to Lisbon" the note
+// with the date of the flight. Reading the candidates' text costs less than
+// a sub-query of date words, some of which ("today", "march") are in many
+// chunks.
+func (ix *Index) liftDated(ctx context.Context, order []*candidate) error {
+	if len(order) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(order))
+	at := make(map[int64]*candidate, len(order))
+	for i, c := range order {
+		ids[i] = c.id
+		at[c.id] = c
+	}
+	js, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	rows, err := ix.db.QueryContext(ctx, sqlChunkTexts, string(js))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var dated []*candidate
+	best := 1e-9
+	for rows.Next() {
+		var id int64
+		var text string
+		if err := rows.Scan(&id, &text); err != nil {
+			return err
+		}
+		if c := at[id]; saysDate(text) {
+			dated = append(dated, c)
+			best = max(best, c.plain)
+		}
+	}
+	// As if the dated chunks were a sub-query of their own: scores
+	// divided by its best one.
+	for _, c := range dated {
+		c.score += whenWeight * c.plain / best
+	}
+	return rows.Err()
 }
 
 // liftNext gives each candidate nextShare of the score of the candidate

@@ -74,7 +74,9 @@ const (
 	sqlRankIDs = `WITH top(id, score) AS (
 			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
 		SELECT top.id, top.score, c.date, c.file_id FROM top JOIN chunks c ON c.id = top.id`
-	sqlFetchHits = `SELECT c.id, f.path, c.start_line, c.end_line, c.heading, c.date, c.text,
+	// The text of candidates, for a "when" question's date check.
+	sqlChunkTexts = `SELECT c.id, c.text FROM json_each(?1) j JOIN chunks c ON c.id = j.value`
+	sqlFetchHits  = `SELECT c.id, f.path, c.start_line, c.end_line, c.heading, c.date, c.text,
 			(SELECT snippet(chunks_fts, 1, char(2), char(3), '…', 16) FROM chunks_fts
 				WHERE chunks_fts MATCH ?2 AND rowid = c.id)
 		FROM json_each(?1) j JOIN chunks c ON c.id = j.value JOIN files f ON f.id = c.file_id`
