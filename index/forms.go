@@ -49,7 +49,6 @@ var formGroups = [][]string{
 	{"catch", "caught"},
 	{"fight", "fought"},
 	{"pay", "paid", "payment"},
-	{"win", "winner"},
 	{"die", "died", "dead", "death"},
 	{"born", "birth", "birthday"},
 	{"marry", "married", "marriage"},
@@ -64,10 +63,6 @@ var formGroups = [][]string{
 	{"feed", "fed"},
 	{"forget", "forgot", "forgotten"},
 	{"hide", "hid", "hidden"},
-	{"bake", "baker", "bakery"},
-	{"paint", "painter"},
-	{"dance", "dancer"},
-	{"photo", "photograph", "photographer", "photography"},
 }
 
 // formGroup maps each form to its group in formGroups.
