@@ -152,9 +152,9 @@ type hitJSON struct {
 	Heading   string  `json:"heading"`
 	Date      string  `json:"date"`
 	Score     float64 `json:"score"`
+	Query     string  `json:"query"`
 	Snippet   string  `json:"snippet"`
 	Text      string  `json:"text"`
-	Query     string  `json:"query"`
 }
 
 var unmark = strings.NewReplacer(index.MarkStart, "", index.MarkEnd, "")
@@ -191,7 +191,7 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 	case a.jsonOut:
 		out := make([]hitJSON, len(hits))
 		for i, h := range hits {
-			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, h.Score, unmark.Replace(h.Snippet), h.Text, h.Query}
+			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, h.Score, h.Query, unmark.Replace(h.Snippet), h.Text}
 		}
 		return a.writeJSON(out)
 	case a.io.OutTTY:
