@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"math"
 	"sort"
 )
 
@@ -156,6 +157,8 @@ func spreadDates(order []*candidate, k int) []candidate {
 	n := min(k, len(order))
 	picked := make([]candidate, 0, n)
 	used := make([]bool, len(order))
+	perDate := map[string]int{}    // chunks picked, by date
+	pickedOn := map[int64]string{} // their dates by id, to except a chunk's neighbours
 	for len(picked) < n {
 		best, bestScore := -1, 0.0
 		for i, c := range order {
@@ -163,10 +166,14 @@ func spreadDates(order []*candidate, k int) []candidate {
 				continue
 			}
 			s := c.score
-			for _, p := range picked {
-				if c.date != "" && p.date == c.date && p.id != c.id-1 && p.id != c.id+1 {
-					s *= sameDateDecay
+			if c.date != "" {
+				same := perDate[c.date]
+				for _, id := range []int64{c.id - 1, c.id + 1} {
+					if d, ok := pickedOn[id]; ok && d == c.date {
+						same--
+					}
 				}
+				s *= math.Pow(sameDateDecay, float64(same))
 			}
 			if best < 0 || s > bestScore {
 				best, bestScore = i, s
@@ -176,6 +183,8 @@ func spreadDates(order []*candidate, k int) []candidate {
 		c := *order[best]
 		c.score = bestScore
 		picked = append(picked, c)
+		perDate[c.date]++
+		pickedOn[c.id] = c.date
 	}
 	return picked
 }
