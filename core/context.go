@@ -51,16 +51,21 @@ type Assembled struct {
 	// evaluated), of RequestBytes; 0 for a session's first request.
 	PrefixReuse  int `json:"prefix_reuse"`
 	RequestBytes int `json:"request_bytes"`
+	// Recalled lists the passages the new message's context carries, each
+	// with its source and the sub-query that found it.
+	Recalled []Recalled `json:"recalled"`
 }
 
 // Recalled is one memory hit offered to the context, with its source.
 type Recalled struct {
-	Path      string
-	StartLine int
-	EndLine   int
-	Heading   string
-	Date      string
-	Text      string
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	Heading   string `json:"heading"`
+	Date      string `json:"date"`
+	Text      string `json:"-"`
+	// Query is the index sub-query that found it (index.Hit.Query).
+	Query string `json:"query"`
 }
 
 // Citation is how a hit is named to the model and the user:
@@ -210,7 +215,8 @@ func assemble(in assemblyInput) (*Assembled, error) {
 
 	history, histLayer := fitHistory(est, in.History, histBudget, blockChars, in.SessionName, placement)
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens // at least recallCap
-	recalled, memLayer := fitRecall(est, in.Recalled, history, recallBudget)
+	recalled, kept, memLayer := fitRecall(est, in.Recalled, history, recallBudget)
+	a.Recalled = kept
 	a.Context = turnContext(in.Note, recalled)
 	ctxMsg := Message{Role: "system", Content: a.Context}
 	memLayer.Tokens = est.message(ctxMsg)
@@ -357,10 +363,11 @@ const recallHeader = "Recalled memory: passages from the user's own notes that m
 // fitRecall keeps the best hits that fit, whole, skipping any the window
 // already carries (a chat turn logged today, or a passage recalled for an
 // earlier message). It returns the fenced passages, or "" for none.
-func fitRecall(est estimator, hits []Recalled, window []Message, budget int) (string, Layer) {
+func fitRecall(est estimator, hits []Recalled, window []Message, budget int) (string, []Recalled, Layer) {
 	layer := Layer{Name: LayerMemory, Source: "index: no hits"}
+	kept := []Recalled{}
 	if len(hits) == 0 {
-		return "", layer
+		return "", kept, layer
 	}
 	var b strings.Builder
 	b.WriteString(recallHeader)
@@ -381,6 +388,7 @@ func fitRecall(est estimator, hits []Recalled, window []Message, budget int) (st
 		b.WriteString(block)
 		used += t
 		layer.Items++
+		kept = append(kept, h)
 	}
 	layer.Source = fmt.Sprintf("index: %d hits", len(hits))
 	if dup > 0 {
@@ -391,9 +399,9 @@ func fitRecall(est estimator, hits []Recalled, window []Message, budget int) (st
 		layer.Truncated = fmt.Sprintf("dropped %d of %d hits to fit", cut, len(hits))
 	}
 	if layer.Items == 0 {
-		return "", layer
+		return "", kept, layer
 	}
-	return b.String(), layer
+	return b.String(), kept, layer
 }
 
 // recallBlock fences one hit. Its text is neutralised so that nothing in a

@@ -16,19 +16,7 @@ const maxTerms = 64
 // interpreted. Stopwords are dropped unless nothing else is left. It returns
 // "" when the text holds no word at all.
 func BuildQuery(userText string) string {
-	terms := queryTerms(userText)
-	var b strings.Builder
-	for i, t := range terms {
-		if i > 0 {
-			b.WriteString(" OR ")
-		}
-		// A term is letters and digits only, so it cannot hold a quote; the
-		// doubling is what FTS5 strings need should that ever change.
-		b.WriteByte('"')
-		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
-		b.WriteByte('"')
-	}
-	return b.String()
+	return orQuery(queryTerms(userText), " OR ")
 }
 
 // queryTerms splits text into words the way FTS5's unicode61 tokenizer does
@@ -97,3 +85,135 @@ func isStopword(w string) bool {
 	}
 	return false
 }
+
+// Weights of the sub-queries beside the plain OR of the words (weight 1);
+// see docs/decisions-index.md, "Ranking".
+const (
+	// allWeight: the chunks holding every word rank above those holding
+	// some (the OR query alone lets one rare word outweigh the rest).
+	allWeight = 1.0
+	// allMaxTerms: a longer message (a chat turn) has no chunk holding every
+	// word, and the AND would cost a second pass over long posting lists.
+	allMaxTerms = 6
+	// formsWeight: the words' other forms Porter cannot join ("fly" and
+	// "flights") count, but less than the words as typed.
+	formsWeight = 0.3
+	// whenWeight: for a question about a time, a found chunk whose text
+	// says a date gains this share of its score.
+	whenWeight = 0.3
+)
+
+// plan is what a search runs: its sub-queries, the first the plain one, and
+// the expression whose terms a snippet marks.
+type plan struct {
+	subs    []subQuery
+	snippet string
+	raw     bool
+	when    bool // a question about a time: chunks that say a date rise
+}
+
+// buildPlan turns a search's text into its sub-queries: the OR of its words
+// (BuildQuery), the AND of them, the OR with their other word forms
+// (wordForms). Each is built only when it differs from the plain query. A
+// raw query is one sub-query, passed through.
+func buildPlan(text string, raw bool) plan {
+	if raw {
+		if text == "" {
+			return plan{raw: true}
+		}
+		return plan{subs: []subQuery{{match: text, label: text, weight: 1}}, snippet: text, raw: true}
+	}
+	terms := queryTerms(text)
+	if len(terms) == 0 {
+		return plan{}
+	}
+	words := strings.Join(terms, " ")
+	anyWord := orQuery(terms, " OR ")
+	p := plan{subs: []subQuery{{match: anyWord, label: words, weight: 1}}, snippet: anyWord}
+	if allWeight > 0 && len(terms) > 1 && len(terms) <= allMaxTerms {
+		p.subs = append(p.subs, subQuery{match: orQuery(terms, " AND "), label: "all: " + words, weight: allWeight})
+	}
+	if all := withForms(terms); formsWeight > 0 && len(all) > len(terms) {
+		p.snippet = orQuery(all, " OR ")
+		p.subs = append(p.subs, subQuery{match: p.snippet, label: "forms: " + strings.Join(all[len(terms):], " "), weight: formsWeight})
+	}
+	p.when = whenWeight > 0 && asksWhen(text)
+	return p
+}
+
+// orQuery joins terms, each quoted as an FTS5 string, with op.
+func orQuery(terms []string, op string) string {
+	var b strings.Builder
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteString(op)
+		}
+		// A term is letters and digits only, so it cannot hold a quote; the
+		// doubling is what FTS5 strings need should that ever change.
+		b.WriteByte('"')
+		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
+		b.WriteByte('"')
+	}
+	return b.String()
+}
+
+// withForms returns terms followed by the other forms of each (wordForms)
+// not already among them, at most maxTerms in all.
+func withForms(terms []string) []string {
+	seen := map[string]bool{}
+	for _, t := range terms {
+		seen[t] = true
+	}
+	out := terms
+	for _, t := range terms {
+		for _, f := range wordForms(t) {
+			if !seen[f] && len(out) < maxTerms {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// asksWhen reports a question about a time: "when", "how long ago", "what
+// date/day/time/year/month".
+func asksWhen(text string) bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isTokenRune(r) })
+	for i, w := range words {
+		switch w {
+		case "when", "ago":
+			return true
+		case "date", "day", "time", "year", "month":
+			if i > 0 && (words[i-1] == "what" || words[i-1] == "which") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// saysDate reports whether text holds a date word: a month or weekday
+// name, or a relative day ("yesterday", "tonight", "weekend"). Years and
+// numeric dates are not counted: a daily log's first chunk starts with its
+// "# 2026-07-01" heading line, so they would mark every log.
+func saysDate(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isTokenRune(r) }) {
+		if dateWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// dateWords are the words that say when: month and day names, relative days.
+var dateWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`january february march april may june july august september october
+		november december jan feb mar apr jun jul aug sep sept oct nov dec
+		monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
+		yesterday today tomorrow tonight weekend`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/mattn/go-sqlite3"
 )
@@ -40,9 +39,13 @@ type Hit struct {
 	EndLine   int
 	Heading   string
 	Date      string  // "" outside the daily logs
-	Score     float64 // relevance, higher is better (bm25, sign flipped)
+	Score     float64 // relevance, higher is better (fused; comparable within one search)
 	Snippet   string  // a few words around the matches, marked with MarkStart/MarkEnd
 	Text      string  // the whole chunk
+	// Query names the sub-query that gave the hit most of its score
+	// (buildPlan's labels: "lisbon flight", "all: …", "forms: …", "when: …",
+	// or a raw query as typed), for a caller to show why it was recalled.
+	Query string
 }
 
 // ChangeMonitor tells whether the memory files may have changed since it was
@@ -56,10 +59,12 @@ type ChangeMonitor interface {
 // answer of a new monitor must be "changed".
 func (ix *Index) SetMonitor(m ChangeMonitor) { ix.monitor = m }
 
-// Search returns the best chunks for query, best first: bm25 with headings
-// weighted above body text, the more recent chunk first among equals. A
-// query with nothing to search for fails with ErrNoTerms (a usage error), one
-// with no match with an error wrapping ErrNotFound; a malformed Raw query with ErrInvalid.
+// Search returns the best chunks for query, best first: the fused ranking of
+// buildPlan's sub-queries (rankPlan), each bm25 with headings weighted above
+// body text, the more recent chunk first among equals. Chat's recall and the
+// CLI both come here, so they rank alike. A query with nothing to search for
+// fails with ErrNoTerms (a usage error), one with no match with an error
+// wrapping ErrNotFound; a malformed Raw query with ErrInvalid.
 func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) ([]Hit, error) {
 	k := opts.K
 	switch {
@@ -68,11 +73,8 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	case k < 0:
 		return nil, fmt.Errorf("%w k %d: must be at least 1", ErrInvalid, k)
 	}
-	match := query
-	if !opts.Raw {
-		match = BuildQuery(query)
-	}
-	if match == "" {
+	p := buildPlan(query, opts.Raw)
+	if len(p.subs) == 0 {
 		return nil, fmt.Errorf("%w: %q has no word to search for: a query needs letters or digits", ErrNoTerms, query)
 	}
 	// A watcher's word is asked for before looking at index.db, for
@@ -85,21 +87,21 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	defer release()
 	var hits []Hit
 	if fresh && ix.needFull == "" {
-		hits, err = ix.freshQuery(ctx, match, k, opts)
+		hits, err = ix.freshQuery(ctx, p, k, opts)
 	} else {
 		if ix.needFull != "" {
 			if _, err := ix.update(ctx, false, nil, false); err != nil {
 				return nil, err
 			}
 		}
-		hits, err = ix.query(ctx, match, k, opts)
+		hits, err = ix.query(ctx, p, k, opts)
 	}
 	if isCorrupt(err) {
 		ix.markCorrupt(err)
 		if _, err := ix.update(ctx, false, nil, false); err != nil {
 			return nil, err
 		}
-		hits, err = ix.query(ctx, match, k, opts)
+		hits, err = ix.query(ctx, p, k, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -115,12 +117,12 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 // with nothing kept, usually shows nothing changed. When it cannot tell, the
 // full walk runs alongside the query, and the search costs the longer of the
 // two rather than their sum.
-func (ix *Index) freshQuery(ctx context.Context, match string, k int, opts SearchOptions) ([]Hit, error) {
+func (ix *Index) freshQuery(ctx context.Context, p plan, k int, opts SearchOptions) ([]Hit, error) {
 	if ix.monitor != nil {
 		// A monitor that saw nothing change spares the walk; when it is
 		// unsure it says "changed" and the walk runs as usual.
 		if changed, err := ix.monitor.Changed(); err == nil && !changed {
-			return ix.query(ctx, match, k, opts)
+			return ix.query(ctx, p, k, opts)
 		}
 	}
 	m, err := ix.meta(ctx)
@@ -131,7 +133,7 @@ func (ix *Index) freshQuery(ctx context.Context, match string, k int, opts Searc
 	// fail too: the walk runs straight away.
 	if ix.monitor == nil {
 		if sum, _, ok := quickDigest(ix.home); ok && bytes.Equal(m.digest, sum.bytes()) {
-			return ix.query(ctx, match, k, opts)
+			return ix.query(ctx, p, k, opts)
 		}
 	}
 	type walked struct {
@@ -144,7 +146,7 @@ func (ix *Index) freshQuery(ctx context.Context, match string, k int, opts Searc
 		ents, sum, err := walk(ix.home)
 		ch <- walked{ents, sum, err}
 	}()
-	hits, qerr := ix.query(ctx, match, k, opts)
+	hits, qerr := ix.query(ctx, p, k, opts)
 	w := <-ch
 	if w.err != nil {
 		return nil, fmt.Errorf("refresh %s: %w", ix.home, w.err)
@@ -155,65 +157,25 @@ func (ix *Index) freshQuery(ctx context.Context, match string, k int, opts Searc
 	if _, err := ix.incremental(ctx, w.ents, w.sum, nil); err != nil {
 		return nil, err
 	}
-	return ix.query(ctx, match, k, opts)
+	return ix.query(ctx, p, k, opts)
 }
 
-// query runs the two-step search: rank ids by bm25 alone (cheap, over every
-// match), then fetch text, path and snippet for the few kept. Ties in bm25
-// are broken by date, so the first step asks for more than k and widens
-// until the k-th score is not tied with the last row fetched.
-func (ix *Index) query(ctx context.Context, match string, k int, opts SearchOptions) ([]Hit, error) {
-	for n := k + k/2 + 4; ; n *= 4 {
-		hits, full, err := ix.queryN(ctx, match, n, opts)
-		if err != nil {
-			return nil, err
-		}
-		sort.SliceStable(hits, func(i, j int) bool {
-			if hits[i].Score != hits[j].Score {
-				return hits[i].Score > hits[j].Score
-			}
-			return hits[i].Date > hits[j].Date
-		})
-		if !full || len(hits) <= k || hits[k-1].Score != minScore(hits) {
-			return hits[:min(k, len(hits))], nil
-		}
-	}
-}
-
-func minScore(hits []Hit) float64 {
-	m := hits[0].Score
-	for _, h := range hits {
-		m = min(m, h.Score)
-	}
-	return m
-}
-
-// queryN returns up to n best hits and whether there may be more.
-func (ix *Index) queryN(ctx context.Context, match string, n int, opts SearchOptions) ([]Hit, bool, error) {
-	raw := opts.Raw
-	stmt := SearchSQL
-	if opts.NoSnippet {
-		stmt = searchNoSnippetSQL
-	}
-	rows, err := ix.db.QueryContext(ctx, stmt, match, n)
+// query runs the two-step search: rank ids (rankPlan), then read text, path
+// and snippet for the few kept.
+func (ix *Index) query(ctx context.Context, p plan, k int, opts SearchOptions) ([]Hit, error) {
+	cs, err := ix.rankPlan(ctx, p, k)
 	if err != nil {
-		return nil, false, searchError(match, raw, err)
+		return nil, searchError(p.subs[0].match, p.raw, err)
 	}
-	defer rows.Close()
-	var hits []Hit
-	for rows.Next() {
-		var h Hit
-		var bm25 float64
-		if err := rows.Scan(&h.Path, &h.StartLine, &h.EndLine, &h.Heading, &h.Date, &h.Text, &bm25, &h.Snippet); err != nil {
-			return nil, false, searchError(match, raw, err)
-		}
-		h.Score = -bm25
-		hits = append(hits, h)
+	snip := p.snippet
+	if opts.NoSnippet {
+		snip = ""
 	}
-	if err := rows.Err(); err != nil {
-		return nil, false, searchError(match, raw, err)
+	hits, err := ix.fetch(ctx, cs, p, snip)
+	if err != nil {
+		return nil, searchError(p.subs[0].match, p.raw, err)
 	}
-	return hits, len(hits) == n, nil
+	return hits, nil
 }
 
 // searchError makes an FTS5 syntax error in an expert's raw query a usage

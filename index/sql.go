@@ -53,22 +53,33 @@ const (
 		INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', 4);
 		DELETE FROM chunks_fts_config WHERE k = 'hashsize'`
 
-	// Search, in two steps so the costly parts run only for the kept rows:
-	// rank every match by bm25 (heading matches weigh 2x body matches), then
-	// fetch path, text and a snippet for the best ?2. The snippet comes from
-	// FTS5 (a second, rowid-bound match) rather than from re-reading files.
-	// Exported for scripts/benchrun, whose floor runs this very statement in
-	// the sqlite3 CLI.
+	// SearchSQL is a search of one query in one statement: rank every match
+	// by bm25, then fetch path, text and a snippet for the best ?2. Search
+	// itself runs it in steps (rank.go) to fuse several sub-queries;
+	// scripts/benchrun's floor runs this statement in the sqlite3 CLI.
 	SearchSQL = searchTop + `,
 			(SELECT snippet(chunks_fts, 1, char(2), char(3), '…', 16) FROM chunks_fts
 				WHERE chunks_fts MATCH ?1 AND rowid = top.id)` + searchFrom
-	// searchNoSnippetSQL is SearchSQL for a caller that reads the whole
-	// chunk and no snippet (chat's recall): the rowid-bound matches cost a
-	// few percent of a search.
-	searchNoSnippetSQL = searchTop + `, ''` + searchFrom
-	searchTop          = `WITH top(id, score) AS (
+	searchTop = `WITH top(id, score) AS (
 			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
 		SELECT f.path, c.start_line, c.end_line, c.heading, c.date, c.text, top.score`
 	searchFrom = `
 		FROM top JOIN chunks c ON c.id = top.id JOIN files f ON f.id = c.file_id`
+)
+
+// A search (rank.go): each sub-query ranks ids by bm25 (heading matches weigh
+// 2x body matches), then the hits kept are read in one statement, by a JSON
+// array of ids (?1); ?2 is the expression whose terms the snippet marks.
+const (
+	sqlRankIDs = `WITH top(id, score) AS (
+			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
+		SELECT top.id, top.score, c.date, c.file_id FROM top JOIN chunks c ON c.id = top.id`
+	// The text of candidates, for a "when" question's date check.
+	sqlChunkTexts = `SELECT c.id, c.text FROM json_each(?1) j JOIN chunks c ON c.id = j.value`
+	sqlFetchHits  = `SELECT c.id, f.path, c.start_line, c.end_line, c.heading, c.date, c.text,
+			(SELECT snippet(chunks_fts, 1, char(2), char(3), '…', 16) FROM chunks_fts
+				WHERE chunks_fts MATCH ?2 AND rowid = c.id)
+		FROM json_each(?1) j JOIN chunks c ON c.id = j.value JOIN files f ON f.id = c.file_id`
+	sqlFetchHitsNoSnippet = `SELECT c.id, f.path, c.start_line, c.end_line, c.heading, c.date, c.text, ''
+		FROM json_each(?1) j JOIN chunks c ON c.id = j.value JOIN files f ON f.id = c.file_id`
 )

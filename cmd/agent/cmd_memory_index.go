@@ -152,6 +152,7 @@ type hitJSON struct {
 	Heading   string  `json:"heading"`
 	Date      string  `json:"date"`
 	Score     float64 `json:"score"`
+	Query     string  `json:"query"`
 	Snippet   string  `json:"snippet"`
 	Text      string  `json:"text"`
 }
@@ -190,7 +191,7 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 	case a.jsonOut:
 		out := make([]hitJSON, len(hits))
 		for i, h := range hits {
-			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, h.Score, unmark.Replace(h.Snippet), h.Text}
+			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, h.Score, h.Query, unmark.Replace(h.Snippet), h.Text}
 		}
 		return a.writeJSON(out)
 	case a.io.OutTTY:
