@@ -16,6 +16,7 @@ import (
 
 	"agent/profile"
 	"agent/soul"
+	"agent/sqliteuri"
 )
 
 //go:embed migrations/*.sql
@@ -48,7 +49,7 @@ func sqliteDSN(file string, create bool) string {
 	if create {
 		mode = "rwc"
 	}
-	return "file:" + file + "?mode=" + mode + "&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on"
+	return sqliteuri.File(file, "mode="+mode+"&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on")
 }
 
 // openStateDB opens state.db, checks that it is an agent database this binary

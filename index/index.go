@@ -12,8 +12,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
+
+	"agent/sqliteuri"
 
 	"github.com/mattn/go-sqlite3"
 )
@@ -193,8 +194,7 @@ const (
 // URI filenames. Busy timeout: concurrent agents wait for each other.
 // _txlock=immediate: writers take the write lock up front, never upgrading.
 func dsn(path, mode string) string {
-	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + esc + "?mode=" + mode + "&_busy_timeout=10000&_txlock=immediate"
+	return sqliteuri.File(path, "mode="+mode+"&_busy_timeout=10000&_txlock=immediate")
 }
 
 // openDB opens one connection (the index is used by one goroutine) that runs
