@@ -19,10 +19,11 @@ import (
 	"agent/memory"
 )
 
-// TargetChars is the chunk size the index asks the chunker for. Chosen by
-// measuring evidence recall on LoCoMo (docs/decisions-index.md): small
-// chunks spend little of a reader's context budget on text around a match.
-const TargetChars = 600
+// TargetChars is the chunk size the index asks the chunker for: the
+// chunker's default, chosen by measuring evidence recall on LoCoMo
+// (docs/decisions-index.md): small chunks spend little of a reader's context
+// budget on text around a match.
+const TargetChars = memory.DefaultTargetChars
 
 // MaxFileSize caps what one file may weigh; a bigger file is skipped with a
 // warning (it is not a note, and reading it would stall every refresh).
