@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v3"
 
@@ -144,12 +143,11 @@ func (a *app) runSoulHistory(ctx context.Context, st *soul.Store, _ []int64) err
 		}
 		return a.writeJSON(out)
 	case a.io.OutTTY:
-		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.ansi("1", "REV"), a.ansi("1", "WHEN"), a.ansi("1", "AUTHOR"), a.ansi("1", "REASON"))
+		tw := a.newTable("REV", "WHEN", "AUTHOR", "REASON")
 		for _, r := range hist {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, ttyTime(r.CreatedAt), r.Author, r.Reason)
+			tw.row(strconv.FormatInt(r.ID, 10), ttyTime(r.CreatedAt), string(r.Author), r.Reason)
 		}
-		return tw.Flush()
+		return tw.flush()
 	default:
 		for _, r := range hist {
 			if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), jsonTime(r.CreatedAt), string(r.Author), r.Reason); err != nil {
