@@ -50,6 +50,10 @@ type Index struct {
 	// asked is set during Reindex: the caller wants the index built.
 	asked bool
 	lock  swapLock
+	// readHook, set only by tests, runs before each file is read; an error
+	// stands for the read failing (tests run as root, whom no permission
+	// stops).
+	readHook func(rel string) error
 }
 
 // Open opens the workspace's index.db. A missing, corrupt, foreign or

@@ -264,6 +264,9 @@ func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, prog
 		jobs = append(jobs, job{e: e, old: r})
 	}
 	w, err := newWriter(ctx, tx, ix.warn, time.Now())
+	if w != nil {
+		w.asked = ix.asked
+	}
 	if err != nil {
 		return Stats{}, fmt.Errorf("reindex %s: %w", ix.path, err)
 	}
@@ -360,6 +363,9 @@ func (ix *Index) build(ctx context.Context, path string, ents []entry, sum diges
 	}
 	defer tx.Rollback()
 	w, err := newWriter(ctx, tx, ix.warn, time.Now())
+	if w != nil {
+		w.asked = ix.asked
+	}
 	if err != nil {
 		return Stats{}, fmt.Errorf("reindex: %w", err)
 	}
@@ -459,7 +465,7 @@ func (j *job) weight() int64 { return max(j.e.size, 1) }
 type result struct {
 	hash    []byte // nil when the content was not read
 	problem string // not indexable: recorded in the manifest, warned about
-	err     error  // could not be read: warned about, retried next time
+	err     error  // could not be read: recorded as a problem, retried by every update
 	same    bool   // content unchanged since indexed: only the stat moved
 	chunks  []memory.Chunk
 }
@@ -571,6 +577,11 @@ func (ix *Index) read(j *job, buf *[]byte) result {
 	}
 	if e.size > MaxFileSize {
 		return result{problem: fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)}
+	}
+	if ix.readHook != nil {
+		if err := ix.readHook(e.rel); err != nil {
+			return result{err: err}
+		}
 	}
 	data, err := readFile(ix.home, e, *buf)
 	if err != nil {
