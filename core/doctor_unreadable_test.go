@@ -10,7 +10,7 @@ import (
 
 	"agent/core"
 	"agent/index"
-	"agent/sqliteuri"
+	"agent/sqlitedb"
 )
 
 // A file the index could not read is a doctor failure until it reads, even
@@ -21,7 +21,7 @@ func TestDoctorReportsUnreadableFiles(t *testing.T) {
 	o, _ := newFakeOllama(t)
 	ctx := context.Background()
 	home := doctorHome(t)
-	db, err := sql.Open("sqlite3", sqliteuri.File(filepath.Join(home, core.IndexFile), "mode=rw"))
+	db, err := sql.Open("sqlite3", sqlitedb.File(filepath.Join(home, core.IndexFile), "mode=rw"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
+	"agent/sqlitedb"
 )
 
 // Session is one conversation.
@@ -239,10 +239,7 @@ func (st *Sessions) Named(ctx context.Context, name, model string) (Session, err
 }
 
 // isUnique reports a UNIQUE constraint violation: the name is taken.
-func isUnique(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
-}
+func isUnique(err error) bool { return sqlitedb.IsUnique(err) }
 
 // ValidateSessionName keeps names safe to print and to put in a log heading.
 func ValidateSessionName(name string) error {

@@ -16,7 +16,7 @@ import (
 
 	"agent/profile"
 	"agent/soul"
-	"agent/sqliteuri"
+	"agent/sqlitedb"
 )
 
 //go:embed migrations/*.sql
@@ -49,7 +49,7 @@ func sqliteDSN(file string, create bool) string {
 	if create {
 		mode = "rwc"
 	}
-	return sqliteuri.File(file, "mode="+mode+"&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on")
+	return sqlitedb.File(file, "mode="+mode+"&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on")
 }
 
 // openStateDB opens state.db, checks that it is an agent database this binary

@@ -6,7 +6,6 @@ package index
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -14,9 +13,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"agent/sqliteuri"
-
-	"github.com/mattn/go-sqlite3"
+	"agent/sqlitedb"
 )
 
 // FileName is the index's file inside the workspace.
@@ -168,10 +165,7 @@ func (ix *Index) markCorrupt(err error) {
 	ix.needFull = fmt.Sprintf("%s is corrupt (%v)", FileName, err)
 }
 
-func isCorrupt(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB)
-}
+func isCorrupt(err error) bool { return sqlitedb.IsCorrupt(err) }
 
 func inode(st os.FileInfo) uint64 {
 	if s, ok := st.Sys().(*syscall.Stat_t); ok {
@@ -198,27 +192,13 @@ const (
 // URI filenames. Busy timeout: concurrent agents wait for each other.
 // _txlock=immediate: writers take the write lock up front, never upgrading.
 func dsn(path, mode string) string {
-	return sqliteuri.File(path, "mode="+mode+"&_busy_timeout=10000&_txlock=immediate")
+	return sqlitedb.File(path, "mode="+mode+"&_busy_timeout=10000&_txlock=immediate")
 }
 
 // openDB opens one connection (the index is used by one goroutine) that runs
 // pragmas each time it connects.
 func openDB(dsn, pragmas string) *sql.DB {
-	drv := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-		_, err := c.Exec(pragmas, nil)
-		return err
-	}}
-	db := sql.OpenDB(connector{dsn: dsn, drv: drv})
+	db := sqlitedb.OpenWith(dsn, pragmas)
 	db.SetMaxOpenConns(1)
 	return db
 }
-
-// connector lets each Index carry its own ConnectHook without registering a
-// driver name globally.
-type connector struct {
-	dsn string
-	drv *sqlite3.SQLiteDriver
-}
-
-func (c connector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
-func (c connector) Driver() driver.Driver                        { return c.drv }

@@ -1,4 +1,4 @@
-package sqliteuri
+package sqlitedb
 
 import (
 	"database/sql"

@@ -1,8 +1,7 @@
-// Package sqliteuri builds the file: URIs every SQLite database of the
-// project is opened with. A bare path inside a "file:" URI is not a path:
-// SQLite reads '?' as the start of the query, '#' as the fragment and "%HH"
-// as an escape, so a workspace named "ws#x" would put its database in "ws".
-package sqliteuri
+// Package sqlitedb is the one place that knows the SQLite driver
+// (mattn/go-sqlite3): how a database file is named, how a connection gets its
+// pragmas, and what its errors mean. Everything else speaks database/sql.
+package sqlitedb
 
 import (
 	"path/filepath"
@@ -11,7 +10,9 @@ import (
 
 // File returns the URI naming the database file at path, with query (for
 // example "mode=rw&_busy_timeout=10000") appended when it is not empty.
-// Relative paths are made absolute first, so a path starting with "//"
+// A bare path inside a "file:" URI is not a path: SQLite reads '?' as the
+// start of the query, '#' as the fragment and "%HH" as an escape, so a
+// workspace named "ws#x" would put its database in "ws". Relative paths are made absolute first, so a path starting with "//"
 // (read as an authority) or with a drive-like "x:" cannot change meaning.
 func File(path, query string) string {
 	if abs, err := filepath.Abs(path); err == nil {
