@@ -51,6 +51,8 @@ type Index struct {
 	// stands for the read failing (tests run as root, whom no permission
 	// stops).
 	readHook func(rel string) error
+	// vouch is what the last walk found about vouching (Vouchable).
+	vouch vouchState
 }
 
 // Open opens the workspace's index.db. A missing, corrupt, foreign or

@@ -6,3 +6,7 @@ package index
 // entries is Linux's getdents64): the caller runs walk, which gives the same
 // answer at the cost of a little more time.
 func quickDigest(home string) (sum digest, n int, ok bool) { return digest{}, 0, false }
+
+func quickDigestTrust(home string) (sum digest, n int, why string, ok bool) {
+	return digest{}, 0, "", false
+}

@@ -120,14 +120,19 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int),
 		return Stats{}, err
 	}
 	if !changed {
-		if sum, n, ok := quickDigest(ix.home); ok && bytes.Equal(m.digest, sum.bytes()) {
+		sum, n, why, ok := quickDigestTrust(ix.home)
+		if ok {
+			ix.vouch.set(why)
+		}
+		if ok && bytes.Equal(m.digest, sum.bytes()) {
 			return Stats{Unchanged: n, Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil
 		}
 	}
-	ents, sum, err := walk(ix.home)
+	ents, sum, why, err := walkTrust(ix.home)
 	if err != nil {
 		return Stats{}, fmt.Errorf("reindex %s: %w", ix.home, err)
 	}
+	ix.vouch.set(why)
 	if bytes.Equal(m.digest, sum.bytes()) {
 		return Stats{Unchanged: len(ents), Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil
 	}
