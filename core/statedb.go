@@ -76,8 +76,12 @@ func openStateDB(ctx context.Context, file string, create bool) (*sql.DB, error)
 	return db, nil
 }
 
-// checkStateDB refuses a file that is not SQLite, fails a quick integrity
-// check, or holds tables but no agent migration record (someone else's db).
+// checkStateDB refuses a file that is not SQLite (its header and schema must
+// read) or holds tables but no agent migration record (someone else's db),
+// or one written by a newer agent. Its cost does not grow with the file: a
+// full integrity check reads every page, 0.5 s for a few years of chat on
+// every command, so it is agent doctor's (doctorSQLQuickCheck); damage in a
+// page this check does not read surfaces as an error where it is read.
 func checkStateDB(ctx context.Context, db *sql.DB, file string) error {
 	var tables []string
 	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -99,13 +103,6 @@ func checkStateDB(ctx context.Context, db *sql.DB, file string) error {
 	rows.Close()
 	if len(tables) == 0 {
 		return nil // new, empty database
-	}
-	var result string
-	if err := db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&result); err != nil || result != "ok" {
-		if err != nil {
-			result = err.Error()
-		}
-		return fmt.Errorf("%w: %s is corrupt (%s); it was left untouched — restore it from a backup", ErrStateDB, file, result)
 	}
 	hasRecord := false
 	for _, t := range tables {
