@@ -83,12 +83,7 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 		return w.exec(ctx, sqlTouchFile, old.id, e.size, e.mtimeNS, racy)
 	}
 	w.unindex(old)
-	id := w.nextFile
-	if old != nil {
-		id = old.id
-	} else {
-		w.nextFile++
-	}
+	id := w.fileID(old)
 	if r.problem != "" {
 		w.warn(fmt.Sprintf("skip %s: %s", e.rel, r.problem))
 		st.Skipped++
@@ -133,13 +128,16 @@ func (w *writer) unreadable(ctx context.Context, j *job, err error, st *Stats) e
 	st.Skipped++
 	w.racy = true
 	w.unindex(old)
-	id := w.nextFile
+	return w.files.add(ctx, w.fileID(old), e.rel, e.size, e.mtimeNS, nil, problem, true, nil, nil)
+}
+
+// fileID is the manifest id of a file written now: its old one, or the next.
+func (w *writer) fileID(old *manifestRow) int64 {
 	if old != nil {
-		id = old.id
-	} else {
-		w.nextFile++
+		return old.id
 	}
-	return w.files.add(ctx, id, e.rel, e.size, e.mtimeNS, nil, problem, true, nil, nil)
+	w.nextFile++
+	return w.nextFile - 1
 }
 
 // ReadErrorPrefix starts the problem recorded for a file that could not be

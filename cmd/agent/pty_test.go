@@ -88,13 +88,7 @@ next:
 func (p *ptyProc) expect(re string) string {
 	p.t.Helper()
 	rx := regexp.MustCompile(re)
-	timer := time.AfterFunc(ptyDeadline, func() {
-		p.mu.Lock()
-		p.done = true
-		p.cond.Broadcast()
-		p.mu.Unlock()
-	})
-	defer timer.Stop()
+	defer p.deadline().Stop()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {
@@ -108,6 +102,17 @@ func (p *ptyProc) expect(re string) string {
 		}
 		p.cond.Wait()
 	}
+}
+
+// deadline wakes the waiters after ptyDeadline, as if the terminal had
+// closed, so that a missing pattern fails instead of hanging.
+func (p *ptyProc) deadline() *time.Timer {
+	return time.AfterFunc(ptyDeadline, func() {
+		p.mu.Lock()
+		p.done = true
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	})
 }
 
 // send types s as keystrokes.
@@ -133,13 +138,7 @@ func (p *ptyProc) wait() error {
 
 // expectEOF waits for the reader to see the terminal close.
 func (p *ptyProc) expectEOF() {
-	timer := time.AfterFunc(ptyDeadline, func() {
-		p.mu.Lock()
-		p.done = true
-		p.cond.Broadcast()
-		p.mu.Unlock()
-	})
-	defer timer.Stop()
+	defer p.deadline().Stop()
 	p.mu.Lock()
 	for !p.done {
 		p.cond.Wait()

@@ -10,7 +10,7 @@ import (
 // table lays out rows for a terminal. text/tabwriter counts bytes of colour
 // escapes and runes of wide letters as columns, so a bold header or a CJK
 // cell shifted everything after it; here a cell's width is what the
-// terminal shows, and the header is made bold after it is padded.
+// terminal shows, and padding goes outside the header's escapes.
 type table struct {
 	a      *app
 	header []string
@@ -38,10 +38,10 @@ func (t *table) flush() error {
 	var b strings.Builder
 	line := func(cells []string, style func(string) string) {
 		for i, c := range cells {
-			if i < len(cells)-1 {
-				c += strings.Repeat(" ", widths[i]-displayWidth(c)+2)
-			}
 			b.WriteString(style(c))
+			if i < len(cells)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-displayWidth(c)+2))
+			}
 		}
 		b.WriteByte('\n')
 	}
