@@ -154,6 +154,26 @@ func Mkdir(root, rel string, perm fs.FileMode) error {
 	return nil
 }
 
+// Inside reports, as an error wrapping ErrOutside, whether rel would be
+// reached through a symlink leading outside the tree; nil when it stays
+// inside or does not exist. For files others open by path (SQLite's
+// databases): a check, not a guarantee, since the open comes after it.
+func Inside(root, rel string) error {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	target, err := resolve(r, root, rel)
+	if err != nil {
+		return err
+	}
+	if _, err := r.Stat(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return outside(rel, err)
+	}
+	return nil
+}
+
 // createTemp makes a new hidden file beside name in dir: ".name.tmpXXXX",
 // so nothing reads it as memory.
 func createTemp(r *os.Root, dir, name string) (*os.File, string, error) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agent/core/ollamatest"
+	"agent/index"
 	"agent/memory"
 	"agent/soul"
 )
@@ -110,6 +111,49 @@ func TestCommandWritesStayInTheWorkspace(t *testing.T) {
 			}
 			ws.Close()
 			mustNotExist(t, outside)
+		}
+	})
+	t.Run("databases", func(t *testing.T) {
+		for _, name := range []string{StateFile, IndexFile} {
+			base := t.TempDir()
+			home, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside.db")
+			ws, _, err := Init(ctx, home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws.Close()
+			ix, err := index.Open(ctx, home, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix.Reindex(ctx, index.ReindexOptions{})
+			ix.Close()
+			if err := os.Rename(filepath.Join(home, name), outside); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, filepath.Join(home, name)); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := os.ReadFile(outside)
+			if ws, err := Open(ctx, home); err == nil {
+				memory.AppendLogEntry(home, time.Now(), "10:00", "a note to index")
+				NewSessions(ws.State, time.Now).Create(ctx, "", "m")
+				ws.Close()
+			} else if name != StateFile {
+				t.Fatal(err)
+			}
+			if ix, err := index.Open(ctx, home, nil); err == nil {
+				ix.Refresh(ctx)
+				ix.Close()
+			}
+			if after, _ := os.ReadFile(outside); string(after) != string(before) {
+				t.Errorf("%s: written through a symlink leading outside", name)
+			}
+			for _, suffix := range []string{"-wal", "-journal"} {
+				if _, err := os.Stat(outside + suffix); err == nil {
+					t.Errorf("%s: %s created outside", name, suffix)
+				}
+			}
 		}
 	})
 }

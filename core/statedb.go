@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
 
+	"agent/confined"
 	"agent/profile"
 	"agent/soul"
 	"agent/sqlitedb"
@@ -57,6 +59,9 @@ func sqliteDSN(file string, create bool) string {
 // is written before the checks pass, so a foreign or corrupt file is left
 // exactly as it was.
 func openStateDB(ctx context.Context, file string, create bool) (*sql.DB, error) {
+	if err := confined.Inside(filepath.Dir(file), filepath.Base(file)); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v; it was left untouched", ErrStateDB, file, err)
+	}
 	db, err := sql.Open("sqlite3", sqliteDSN(file, create))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", file, err)

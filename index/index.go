@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"agent/confined"
 	"agent/sqlitedb"
 )
 
@@ -86,6 +87,12 @@ func (ix *Index) open(ctx context.Context) error {
 		ix.db = nil
 	}
 	ix.needFull = ""
+	// One leading outside is not written through: the rebuild renames a new
+	// file over the link itself.
+	if err := confined.Inside(ix.home, FileName); err != nil {
+		ix.needFull = fmt.Sprintf("%s is not usable (%v)", FileName, err)
+		return nil
+	}
 	st, err := os.Stat(ix.path)
 	if errors.Is(err, os.ErrNotExist) {
 		ix.needFull = FileName + " missing"
