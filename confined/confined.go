@@ -27,16 +27,32 @@ var ErrOutside = errors.New("leads outside the workspace")
 // Append appends b to rel (created with mode 0600 if missing) in one write
 // and syncs it.
 func Append(root, rel string, b []byte) error {
+	return withRoot(root, func(r *os.Root) error {
+		f, err := r.OpenFile(rel, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return outside(rel, err)
+		}
+		return fill(f, b, 0)
+	})
+}
+
+// withRoot runs f on an os.Root opened on root.
+func withRoot(root string, f func(*os.Root) error) error {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	f, err := r.OpenFile(rel, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return outside(rel, err)
+	return f(r)
+}
+
+// fill writes data to f, sets perm (unless 0), syncs and closes it; the
+// first error wins.
+func fill(f *os.File, data []byte, perm fs.FileMode) error {
+	_, err := f.Write(data)
+	if err == nil && perm != 0 {
+		err = f.Chmod(perm)
 	}
-	_, err = f.Write(b)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -52,11 +68,10 @@ func Append(root, rel string, b []byte) error {
 // when new). ok, when not nil, is asked just before the rename; false aborts
 // with ErrAborted and leaves rel as it was.
 func Replace(root, rel string, data []byte, ok func() bool) error {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
+	return withRoot(root, func(r *os.Root) error { return replace(r, root, rel, data, ok) })
+}
+
+func replace(r *os.Root, root, rel string, data []byte, ok func() bool) error {
 	target, err := resolve(r, root, rel)
 	if err != nil {
 		return err
@@ -73,17 +88,7 @@ func Replace(root, rel string, data []byte, ok func() bool) error {
 	defer r.Remove(tmpName) // fails harmlessly once renamed
 	// A failed write must stop the rename: a short temp file must never
 	// replace the user's file.
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(perm)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := fill(tmp, data, perm); err != nil {
 		return err
 	}
 	if ok != nil && !ok() {
@@ -122,14 +127,7 @@ func CreateNew(root, rel string, data []byte) (created bool, err error) {
 		return false, outside(rel, err)
 	}
 	defer r.Remove(tmpName)
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := fill(tmp, data, 0); err != nil {
 		return false, err
 	}
 	if err := r.Link(tmpName, rel); err != nil {
@@ -143,15 +141,12 @@ func CreateNew(root, rel string, data []byte) (created bool, err error) {
 
 // Mkdir creates the directory rel (mode perm); one that exists is fine.
 func Mkdir(root, rel string, perm fs.FileMode) error {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	if err := r.Mkdir(rel, perm); err != nil && !errors.Is(err, fs.ErrExist) {
-		return outside(rel, err)
-	}
-	return nil
+	return withRoot(root, func(r *os.Root) error {
+		if err := r.Mkdir(rel, perm); err != nil && !errors.Is(err, fs.ErrExist) {
+			return outside(rel, err)
+		}
+		return nil
+	})
 }
 
 // Inside reports, as an error wrapping ErrOutside, whether rel would be
@@ -159,19 +154,16 @@ func Mkdir(root, rel string, perm fs.FileMode) error {
 // inside or does not exist. For files others open by path (SQLite's
 // databases): a check, not a guarantee, since the open comes after it.
 func Inside(root, rel string) error {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	target, err := resolve(r, root, rel)
-	if err != nil {
-		return err
-	}
-	if _, err := r.Stat(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return outside(rel, err)
-	}
-	return nil
+	return withRoot(root, func(r *os.Root) error {
+		target, err := resolve(r, root, rel)
+		if err != nil {
+			return err
+		}
+		if _, err := r.Stat(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return outside(rel, err)
+		}
+		return nil
+	})
 }
 
 // createTemp makes a new hidden file beside name in dir: ".name.tmpXXXX",
