@@ -207,6 +207,10 @@ func doctorIndex(ctx context.Context, home string) DoctorCheck {
 		c.Detail = "must be rebuilt: " + st.Rebuild
 	case st.Changed > 0:
 		c.Detail = doctorPlural(st.Changed, "file") + " changed since the last reindex"
+	case st.Unreadable > 0:
+		// Retried by every update; until then their notes are not searchable.
+		c.Detail = doctorPlural(st.Unreadable, "file") + " could not be read"
+		c.Fix = "check the permissions of the files named by: agent memory reindex"
 	default:
 		c.OK, c.Fix = true, ""
 		c.Detail = "fresh: " + doctorPlural(st.Files, "file") + ", " + doctorPlural(st.Chunks, "chunk")

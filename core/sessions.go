@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
+	"agent/index/sqlitedb"
 )
 
 // Session is one conversation.
@@ -74,8 +74,10 @@ type Sessions struct {
 func NewSessions(db *sql.DB, now func() time.Time) *Sessions { return &Sessions{db: db, now: now} }
 
 const (
-	sqlSessionSelect = `SELECT s.id, s.name, s.model, s.created_at, s.updated_at,
-		(SELECT count(*) FROM messages m WHERE m.session_id = s.id AND m.role = 'user'),
+	// The turn count is kept on the session (migration 0003); the last
+	// messages are found walking back the session's messages by index,
+	// a few rows whatever its length.
+	sqlSessionSelect = `SELECT s.id, s.name, s.model, s.created_at, s.updated_at, s.turns,
 		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY id DESC LIMIT 1), ''),
 		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant' AND m.content != '' ORDER BY id DESC LIMIT 1), '')
 		FROM sessions s`
@@ -93,7 +95,7 @@ const (
 				AND substr(name, length(?1) + 2) GLOB '[0-9]*' AND NOT substr(name, length(?1) + 2) GLOB '*[^0-9]*')
 		END, ?2, ?3, ?4
 		RETURNING id, name, created_at, updated_at`
-	sqlSessionTouch   = `UPDATE sessions SET updated_at = ?, model = ? WHERE id = ?`
+	sqlSessionTouch   = `UPDATE sessions SET updated_at = ?, model = ?, turns = turns + (? = 'user') WHERE id = ?`
 	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlMessagesOfSess = `SELECT id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context FROM messages WHERE session_id = ? ORDER BY id`
 	// The session before one, as it stood when that one's first message was
@@ -263,10 +265,7 @@ func (st *Sessions) Named(ctx context.Context, name, model string) (Session, err
 }
 
 // isUnique reports a UNIQUE constraint violation: the name is taken.
-func isUnique(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
-}
+func isUnique(err error) bool { return sqlitedb.IsUnique(err) }
 
 // ValidateSessionName keeps names safe to print and to put in a log heading.
 func ValidateSessionName(name string) error {
@@ -305,7 +304,7 @@ func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (in
 	if err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, sqlSessionTouch, now, s.Model, s.ID); err != nil {
+	if _, err := tx.ExecContext(ctx, sqlSessionTouch, now, s.Model, m.Role, s.ID); err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
 	}
 	if err := tx.Commit(); err != nil {

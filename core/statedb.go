@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -18,6 +19,8 @@ import (
 	"agent/core/distill"
 	"agent/core/mcp"
 	"agent/core/memrev"
+	"agent/index/sqlitedb"
+	"agent/memory/confined"
 	"agent/profile"
 	"agent/soul"
 )
@@ -55,7 +58,7 @@ func sqliteDSN(file string, create bool) string {
 	if create {
 		mode = "rwc"
 	}
-	return "file:" + file + "?mode=" + mode + "&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on"
+	return sqlitedb.File(file, "mode="+mode+"&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on")
 }
 
 // openStateDB opens state.db, checks that it is an agent database this binary
@@ -63,6 +66,9 @@ func sqliteDSN(file string, create bool) string {
 // is written before the checks pass, so a foreign or corrupt file is left
 // exactly as it was.
 func openStateDB(ctx context.Context, file string, create bool) (*sql.DB, error) {
+	if err := confined.Inside(filepath.Dir(file), filepath.Base(file)); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v; it was left untouched", ErrStateDB, file, err)
+	}
 	if create {
 		// SQLite would create the file with the umask's mode (0644): whole
 		// conversations readable by every user. Created here first, empty,
@@ -103,8 +109,12 @@ func createPrivate(path string) error {
 	return f.Close()
 }
 
-// checkStateDB refuses a file that is not SQLite, fails a quick integrity
-// check, or holds tables but no agent migration record (someone else's db).
+// checkStateDB refuses a file that is not SQLite (its header and schema must
+// read) or holds tables but no agent migration record (someone else's db),
+// or one written by a newer agent. Its cost does not grow with the file: a
+// full integrity check reads every page, 0.5 s for a few years of chat on
+// every command, so it is agent doctor's (doctorSQLQuickCheck); damage in a
+// page this check does not read surfaces as an error where it is read.
 func checkStateDB(ctx context.Context, db *sql.DB, file string) error {
 	var tables []string
 	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -126,13 +136,6 @@ func checkStateDB(ctx context.Context, db *sql.DB, file string) error {
 	rows.Close()
 	if len(tables) == 0 {
 		return nil // new, empty database
-	}
-	var result string
-	if err := db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&result); err != nil || result != "ok" {
-		if err != nil {
-			result = err.Error()
-		}
-		return fmt.Errorf("%w: %s is corrupt (%s); it was left untouched — restore it from a backup", ErrStateDB, file, result)
 	}
 	hasRecord := false
 	for _, t := range tables {

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"agent/memory/confined"
 )
 
 // Names of the files inside a workspace.
@@ -106,7 +108,7 @@ func Init(ctx context.Context, home string) (*Workspace, *InitResult, error) {
 
 	logs := filepath.Join(home, LogsDir)
 	if _, err := os.Stat(logs); errors.Is(err, os.ErrNotExist) {
-		if err := os.Mkdir(logs, 0o700); err != nil {
+		if err := confined.Mkdir(home, LogsDir, 0o700); err != nil {
 			return nil, nil, fmt.Errorf("init %s: %w", logs, err)
 		}
 		res.Created = append(res.Created, LogsDir+"/")
@@ -115,7 +117,7 @@ func Init(ctx context.Context, home string) (*Workspace, *InitResult, error) {
 		{SoulFile, defaultSoul},
 		{MemoryFile, defaultMemory},
 	} {
-		created, err := createIfMissing(filepath.Join(home, f.name), []byte(f.body))
+		created, err := confined.CreateNew(home, f.name, []byte(f.body))
 		if err != nil {
 			return nil, nil, fmt.Errorf("init: %w", err)
 		}
@@ -133,39 +135,6 @@ func Init(ctx context.Context, home string) (*Workspace, *InitResult, error) {
 		res.Created = append(res.Created, StateFile)
 	}
 	return &Workspace{Home: home, State: db}, res, nil
-}
-
-// createIfMissing writes a complete file only if nothing is at path yet: the
-// content goes to a temp file first and is hard-linked into place, which
-// fails rather than replaces when another process (or the user) got there
-// first.
-func createIfMissing(path string, body []byte) (bool, error) {
-	if _, err := os.Lstat(path); err == nil {
-		return false, nil
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return false, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(body); err != nil {
-		tmp.Close()
-		return false, fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return false, fmt.Errorf("sync %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return false, err
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return false, nil
-		}
-		return false, fmt.Errorf("create %s: %w", path, err)
-	}
-	return true, nil
 }
 
 // lockExclusive takes an advisory flock on path, polling until ctx is done or

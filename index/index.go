@@ -6,16 +6,15 @@ package index
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	_ "embed"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 
-	"github.com/mattn/go-sqlite3"
+	"agent/index/sqlitedb"
+	"agent/memory/confined"
 )
 
 // FileName is the index's file inside the workspace.
@@ -49,6 +48,12 @@ type Index struct {
 	// asked is set during Reindex: the caller wants the index built.
 	asked bool
 	lock  swapLock
+	// readHook, set only by tests, runs before each file is read; an error
+	// stands for the read failing (tests run as root, whom no permission
+	// stops).
+	readHook func(rel string) error
+	// vouch is what the last walk found about vouching (Vouchable).
+	vouch vouchState
 }
 
 // Open opens the workspace's index.db. A missing, corrupt, foreign or
@@ -82,6 +87,12 @@ func (ix *Index) open(ctx context.Context) error {
 		ix.db = nil
 	}
 	ix.needFull = ""
+	// One leading outside is not written through: the rebuild renames a new
+	// file over the link itself.
+	if err := confined.Inside(ix.home, FileName); err != nil {
+		ix.needFull = fmt.Sprintf("%s is not usable (%v)", FileName, err)
+		return nil
+	}
 	st, err := os.Stat(ix.path)
 	if errors.Is(err, os.ErrNotExist) {
 		ix.needFull = FileName + " missing"
@@ -163,10 +174,7 @@ func (ix *Index) markCorrupt(err error) {
 	ix.needFull = fmt.Sprintf("%s is corrupt (%v)", FileName, err)
 }
 
-func isCorrupt(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB)
-}
+func isCorrupt(err error) bool { return sqlitedb.IsCorrupt(err) }
 
 func inode(st os.FileInfo) uint64 {
 	if s, ok := st.Sys().(*syscall.Stat_t); ok {
@@ -193,28 +201,13 @@ const (
 // URI filenames. Busy timeout: concurrent agents wait for each other.
 // _txlock=immediate: writers take the write lock up front, never upgrading.
 func dsn(path, mode string) string {
-	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + esc + "?mode=" + mode + "&_busy_timeout=10000&_txlock=immediate"
+	return sqlitedb.File(path, "mode="+mode+"&_busy_timeout=10000&_txlock=immediate")
 }
 
 // openDB opens one connection (the index is used by one goroutine) that runs
 // pragmas each time it connects.
 func openDB(dsn, pragmas string) *sql.DB {
-	drv := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-		_, err := c.Exec(pragmas, nil)
-		return err
-	}}
-	db := sql.OpenDB(connector{dsn: dsn, drv: drv})
+	db := sqlitedb.OpenWith(dsn, pragmas)
 	db.SetMaxOpenConns(1)
 	return db
 }
-
-// connector lets each Index carry its own ConnectHook without registering a
-// driver name globally.
-type connector struct {
-	dsn string
-	drv *sqlite3.SQLiteDriver
-}
-
-func (c connector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
-func (c connector) Driver() driver.Driver                        { return c.drv }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package index
 
 import (
@@ -22,11 +24,20 @@ import (
 // and the caller runs walk, which knows what to do with them. n is the
 // number of files counted.
 func quickDigest(home string) (sum digest, n int, ok bool) {
+	sum, n, _, ok = quickDigestTrust(home)
+	return sum, n, ok
+}
+
+// quickDigestTrust is quickDigest that also says, as walkTrust does, why a
+// watcher could not vouch for the files.
+func quickDigestTrust(home string) (sum digest, n int, why string, ok bool) {
+	var trust untrusted
+	trust.note(remotePath(home, "the workspace"))
 	var st unix.Stat_t
 	switch err := unix.Lstat(filepath.Join(home, memoryFile), &st); {
 	case err == nil:
 		if st.Mode&unix.S_IFMT != unix.S_IFREG {
-			return digest{}, 0, false
+			return digest{}, 0, "", false
 		}
 		var h entryHash
 		h.init()
@@ -35,36 +46,40 @@ func quickDigest(home string) (sum digest, n int, ok bool) {
 		h.num(uint64(mtime(&st)))
 		sum.add(h)
 		n++
+		if uint64(st.Nlink) > 1 {
+			trust.note(hardLinked(memoryFile, uint64(st.Nlink)))
+		}
 	case !errors.Is(err, unix.ENOENT):
-		return digest{}, 0, false
+		return digest{}, 0, "", false
 	}
-	q := quickWalker{buf: make([]byte, 64<<10)}
+	q := quickWalker{buf: make([]byte, 64<<10), trust: trust}
 	for _, dir := range noteDirs {
 		abs := filepath.Join(home, dir)
 		switch err := unix.Lstat(abs, &st); {
 		case errors.Is(err, unix.ENOENT):
 			continue
 		case err != nil:
-			return digest{}, 0, false
+			return digest{}, 0, "", false
 		case st.Mode&unix.S_IFMT == unix.S_IFREG:
 			continue // a file named logs: walk ignores it too
 		case st.Mode&unix.S_IFMT != unix.S_IFDIR:
-			return digest{}, 0, false
+			return digest{}, 0, "", false
 		}
 		if !q.dir(abs, dir+"/") {
-			return digest{}, 0, false
+			return digest{}, 0, "", false
 		}
 	}
 	sum[0] += q.sum[0]
 	sum[1] += q.sum[1]
-	return sum, n + q.n, true
+	return sum, n + q.n, q.trust.why, true
 }
 
 type quickWalker struct {
-	buf  []byte // getdents buffer, reused for every directory
-	sum  digest
-	n    int
-	offs []int // offsets in buf of the names to stat
+	buf   []byte // getdents buffer, reused for every directory
+	sum   digest
+	n     int
+	offs  []int // offsets in buf of the names to stat
+	trust untrusted
 }
 
 // dir adds every .md file under the directory abs, whose paths start with
@@ -75,6 +90,7 @@ func (q *quickWalker) dir(abs, prefix string) bool {
 		return false
 	}
 	defer unix.Close(fd)
+	q.trust.note(remoteDir(fd, prefix))
 	var subdirs []string
 	for {
 		nread, err := unix.Getdents(fd, q.buf)
@@ -137,6 +153,7 @@ func (q *quickWalker) statNames(dirfd int, prefix string) (subdirs []string, ok 
 		n       int
 		subdirs []string
 		failed  bool
+		linked  string
 	}
 	res := make([]part, parts)
 	var wg sync.WaitGroup
@@ -172,6 +189,9 @@ func (q *quickWalker) statNames(dirfd int, prefix string) (subdirs []string, ok 
 					h.num(uint64(mtime(&st)))
 					r.sum.add(h)
 					r.n++
+					if st.Nlink > 1 && r.linked == "" {
+						r.linked = hardLinked(prefix+string(name), uint64(st.Nlink))
+					}
 				case unix.S_IFDIR:
 					r.subdirs = append(r.subdirs, string(name))
 				case unix.S_IFLNK:
@@ -189,6 +209,7 @@ func (q *quickWalker) statNames(dirfd int, prefix string) (subdirs []string, ok 
 		q.sum[0] += r.sum[0]
 		q.sum[1] += r.sum[1]
 		q.n += r.n
+		q.trust.note(r.linked)
 		subdirs = append(subdirs, r.subdirs...)
 	}
 	return subdirs, true

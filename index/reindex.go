@@ -19,10 +19,11 @@ import (
 	"agent/memory"
 )
 
-// TargetChars is the chunk size the index asks the chunker for. Chosen by
-// measuring evidence recall on LoCoMo (docs/decisions-index.md): small
-// chunks spend little of a reader's context budget on text around a match.
-const TargetChars = 600
+// TargetChars is the chunk size the index asks the chunker for: the
+// chunker's default, chosen by measuring evidence recall on LoCoMo
+// (docs/decisions-index.md): small chunks spend little of a reader's context
+// budget on text around a match.
+const TargetChars = memory.DefaultTargetChars
 
 // MaxFileSize caps what one file may weigh; a bigger file is skipped with a
 // warning (it is not a note, and reading it would stall every refresh).
@@ -119,14 +120,19 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int),
 		return Stats{}, err
 	}
 	if !changed {
-		if sum, n, ok := quickDigest(ix.home); ok && bytes.Equal(m.digest, sum.bytes()) {
+		sum, n, why, ok := quickDigestTrust(ix.home)
+		if ok {
+			ix.vouch.set(why)
+		}
+		if ok && bytes.Equal(m.digest, sum.bytes()) {
 			return Stats{Unchanged: n, Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil
 		}
 	}
-	ents, sum, err := walk(ix.home)
+	ents, sum, why, err := walkTrust(ix.home)
 	if err != nil {
 		return Stats{}, fmt.Errorf("reindex %s: %w", ix.home, err)
 	}
+	ix.vouch.set(why)
 	if bytes.Equal(m.digest, sum.bytes()) {
 		return Stats{Unchanged: len(ents), Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil
 	}
@@ -263,6 +269,9 @@ func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, prog
 		jobs = append(jobs, job{e: e, old: r})
 	}
 	w, err := newWriter(ctx, tx, ix.warn, time.Now())
+	if w != nil {
+		w.asked = ix.asked
+	}
 	if err != nil {
 		return Stats{}, fmt.Errorf("reindex %s: %w", ix.path, err)
 	}
@@ -359,6 +368,9 @@ func (ix *Index) build(ctx context.Context, path string, ents []entry, sum diges
 	}
 	defer tx.Rollback()
 	w, err := newWriter(ctx, tx, ix.warn, time.Now())
+	if w != nil {
+		w.asked = ix.asked
+	}
 	if err != nil {
 		return Stats{}, fmt.Errorf("reindex: %w", err)
 	}
@@ -458,7 +470,7 @@ func (j *job) weight() int64 { return max(j.e.size, 1) }
 type result struct {
 	hash    []byte // nil when the content was not read
 	problem string // not indexable: recorded in the manifest, warned about
-	err     error  // could not be read: warned about, retried next time
+	err     error  // could not be read: recorded as a problem, retried by every update
 	same    bool   // content unchanged since indexed: only the stat moved
 	chunks  []memory.Chunk
 }
@@ -570,6 +582,11 @@ func (ix *Index) read(j *job, buf *[]byte) result {
 	}
 	if e.size > MaxFileSize {
 		return result{problem: fmt.Sprintf("larger than %d MiB", MaxFileSize>>20)}
+	}
+	if ix.readHook != nil {
+		if err := ix.readHook(e.rel); err != nil {
+			return result{err: err}
+		}
 	}
 	data, err := readFile(ix.home, e, *buf)
 	if err != nil {

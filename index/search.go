@@ -3,10 +3,9 @@ package index
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 
-	"github.com/mattn/go-sqlite3"
+	"agent/index/sqlitedb"
 )
 
 // DefaultK is how many hits Search returns when SearchOptions.K is 0.
@@ -181,8 +180,7 @@ func (ix *Index) query(ctx context.Context, p plan, k int, opts SearchOptions) (
 // searchError makes an FTS5 syntax error in an expert's raw query a usage
 // error; in a query BuildQuery made it would be a bug, reported as is.
 func searchError(match string, raw bool, err error) error {
-	var se sqlite3.Error
-	if raw && errors.As(err, &se) && se.Code == sqlite3.ErrError {
+	if raw && sqlitedb.IsSQLError(err) {
 		return fmt.Errorf("%w FTS5 query %q: %v", ErrInvalid, match, err)
 	}
 	return fmt.Errorf("search %q: %w", match, err)

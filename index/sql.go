@@ -40,7 +40,9 @@ const (
 	sqlTotals = `SELECT count(*), coalesce(sum(size), 0), coalesce(sum(last_chunk - first_chunk + 1), 0)
 		FROM files WHERE problem IS NULL`
 
-	sqlCountProblems = `SELECT count(*) FROM files WHERE problem IS NOT NULL`
+	// Problems, and of them the files the last update could not stat, list
+	// or read: I/O errors a person has to look at (see ReadErrorPrefix).
+	sqlCountProblems = `SELECT count(*), count(*) FILTER (WHERE problem LIKE 'cannot %') FROM files WHERE problem IS NOT NULL`
 
 	// A bulk build flushes FTS5's in-memory terms less often with a larger
 	// hash, and leaves segment merging to the single optimize at the end.

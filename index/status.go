@@ -9,10 +9,13 @@ import (
 
 // Status describes the index without changing it.
 type Status struct {
-	Files       int       // files indexed
-	Chunks      int       // chunks indexed
-	Bytes       int64     // bytes of the indexed files
-	Problems    int       // files seen but not indexed (binary, too big, ...)
+	Files    int   // files indexed
+	Chunks   int   // chunks indexed
+	Bytes    int64 // bytes of the indexed files
+	Problems int   // files seen but not indexed (binary, too big, unreadable, ...)
+	// Unreadable counts the problems that are I/O errors (cannot stat, list
+	// or read): retried by every update, reported by doctor until they read.
+	Unreadable  int
 	LastReindex time.Time // zero when the index has never been built
 	// Changed counts files new, modified or deleted since the last update:
 	// what the next refresh would read.
@@ -40,7 +43,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	if err := ix.db.QueryRowContext(ctx, sqlCountProblems).Scan(&st.Problems); err != nil {
+	if err := ix.db.QueryRowContext(ctx, sqlCountProblems).Scan(&st.Problems, &st.Unreadable); err != nil {
 		return Status{}, fmt.Errorf("status %s: %w", ix.path, err)
 	}
 	if bytes.Equal(m.digest, sum.bytes()) {

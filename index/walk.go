@@ -58,14 +58,23 @@ type walker struct {
 	visited map[string]bool // directories walked, by real path (symlink loops)
 	out     []entry
 	sum     digest
+	trust   untrusted // why a watcher could not vouch for these files
 }
 
 func walk(home string) ([]entry, digest, error) {
+	ents, sum, _, err := walkTrust(home)
+	return ents, sum, err
+}
+
+// walkTrust is walk that also says why a watcher could not vouch for the
+// files ("" when it could; see trust.go).
+func walkTrust(home string) ([]entry, digest, string, error) {
 	root, err := filepath.EvalSymlinks(home)
 	if err != nil {
-		return nil, digest{}, err
+		return nil, digest{}, "", err
 	}
 	w := &walker{root: root, logs: filepath.Join(root, logsDir), visited: map[string]bool{}}
+	w.trust.note(remotePath(home, "the workspace"))
 	if l, err := filepath.EvalSymlinks(filepath.Join(home, logsDir)); err == nil {
 		w.logs = l
 	}
@@ -84,7 +93,7 @@ func walk(home string) ([]entry, digest, error) {
 			w.add(entry{rel: dir, problem: "cannot stat: " + err.Error()})
 		}
 	}
-	return w.out, w.sum, nil
+	return w.out, w.sum, w.trust.why, nil
 }
 
 // found handles one directory entry given its lstat; realDir is dir with
@@ -94,6 +103,9 @@ func (w *walker) found(dir, realDir, name, rel string, st *unix.Stat_t) {
 	case unix.S_IFREG:
 		if strings.HasSuffix(name, ".md") {
 			w.add(entry{rel: rel, size: st.Size, mtimeNS: mtime(st)})
+			if uint64(st.Nlink) > 1 {
+				w.trust.note(hardLinked(rel, uint64(st.Nlink)))
+			}
 		}
 	case unix.S_IFDIR:
 		w.dir(filepath.Join(dir, name), filepath.Join(realDir, name), rel)
@@ -126,6 +138,7 @@ func (w *walker) dir(abs, real, rel string) {
 	var sts [statBatch]unix.Stat_t
 	var errs [statBatch]error
 	fd := int(f.Fd())
+	w.trust.note(remoteDir(fd, rel+"/"))
 	for len(names) > 0 {
 		batch := names[:min(len(names), statBatch)]
 		names = names[len(batch):]
@@ -197,6 +210,9 @@ func (w *walker) symlink(abs, name, rel string, lst *unix.Stat_t) {
 	case unix.S_IFREG:
 		if strings.HasSuffix(name, ".md") {
 			w.add(entry{rel: rel, target: target, size: st.Size, mtimeNS: mtime(&st)})
+			if uint64(st.Nlink) > 1 {
+				w.trust.note(hardLinked(rel, uint64(st.Nlink)))
+			}
 		}
 	}
 }

@@ -25,6 +25,7 @@ type writer struct {
 	files  *bulk // rows for files (an upsert)
 
 	warn      func(string)
+	asked     bool // a reindex was asked for: every problem is warned about
 	now       time.Time
 	racyAfter int64 // mtimes from here on are too fresh to trust
 	racy      bool  // a racy row was written: the next update must look again
@@ -76,24 +77,13 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 	w.racy = w.racy || racy
 	switch {
 	case r.err != nil:
-		// Left out of the manifest, so the next update that looks tries again.
-		w.warn(fmt.Sprintf("skip %s: %v", e.rel, r.err))
-		st.Skipped++
-		if old != nil {
-			return w.remove(ctx, old)
-		}
-		return nil
+		return w.unreadable(ctx, j, r.err, st)
 	case r.same:
 		st.Unchanged++
 		return w.exec(ctx, sqlTouchFile, old.id, e.size, e.mtimeNS, racy)
 	}
 	w.unindex(old)
-	id := w.nextFile
-	if old != nil {
-		id = old.id
-	} else {
-		w.nextFile++
-	}
+	id := w.fileID(old)
 	if r.problem != "" {
 		w.warn(fmt.Sprintf("skip %s: %s", e.rel, r.problem))
 		st.Skipped++
@@ -123,6 +113,36 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 	}
 	return nil
 }
+
+// unreadable records a file that could not be read (permissions, an I/O
+// error) as a problem row marked racy, with the digest left empty: every
+// later update reads it again instead of trusting an unchanged stat, and
+// status and doctor count it until it reads. Warned about when the error is
+// new, or when a reindex was asked for; not on every search.
+func (w *writer) unreadable(ctx context.Context, j *job, err error, st *Stats) error {
+	e, old := j.e, j.old
+	problem := ReadErrorPrefix + errText(err)
+	if old == nil || old.problem != problem || w.asked {
+		w.warn(fmt.Sprintf("skip %s: %s", e.rel, problem))
+	}
+	st.Skipped++
+	w.racy = true
+	w.unindex(old)
+	return w.files.add(ctx, w.fileID(old), e.rel, e.size, e.mtimeNS, nil, problem, true, nil, nil)
+}
+
+// fileID is the manifest id of a file written now: its old one, or the next.
+func (w *writer) fileID(old *manifestRow) int64 {
+	if old != nil {
+		return old.id
+	}
+	w.nextFile++
+	return w.nextFile - 1
+}
+
+// ReadErrorPrefix starts the problem recorded for a file that could not be
+// read; such files are retried by every update.
+const ReadErrorPrefix = "cannot read: "
 
 // ftsBatchBytes is how much chunk text is written to the chunks table
 // before it is indexed in one statement.

@@ -13,6 +13,8 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
+
+	"agent/memory/confined"
 )
 
 // DefaultSection is where a fact goes when the caller names no section: the
@@ -84,7 +86,7 @@ func AppendFact(home, text, section string) (AppendResult, error) {
 		}
 		out := make([]byte, 0, len(data)+len(plan.insert))
 		out = append(append(append(out, data[:plan.offset]...), plan.insert...), data[plan.offset:]...)
-		err = replaceFile(path, out, func() bool { return unchanged(path, before) })
+		err = replaceFile(home, memoryFile, out, func() bool { return unchanged(path, before) })
 		if errors.Is(err, errChanged) && attempt < 3 {
 			continue
 		}
@@ -120,7 +122,7 @@ func AppendLogEntry(home string, at time.Time, heading, body string) (AppendResu
 
 	// Mkdir, not MkdirAll: a missing workspace is an error, not something
 	// to create by accident.
-	if err := os.Mkdir(filepath.Join(home, logsDir), 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+	if err := confined.Mkdir(home, logsDir, 0o700); err != nil {
 		return res, fmt.Errorf("append to %s: %w", rel, err)
 	}
 	unlock, err := lock(home)
@@ -374,22 +376,11 @@ func lock(home string) (func(), error) {
 	}
 }
 
-// appendBytes appends b to path (created if missing) in one write and syncs.
-func appendBytes(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("append to %s: %w", path, err)
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("append to %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("append to %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("append to %s: %w", path, err)
+// appendBytes appends b to rel in home (created if missing) in one write and
+// syncs; never outside home (package confined).
+func appendBytes(home, rel string, b []byte) error {
+	if err := confined.Append(home, rel, b); err != nil {
+		return fmt.Errorf("append to %s: %w", rel, err)
 	}
 	return nil
 }
@@ -419,49 +410,18 @@ func unchanged(path string, before os.FileInfo) bool {
 	return now.Size() == before.Size() && now.ModTime().Equal(before.ModTime())
 }
 
-// replaceFile atomically replaces path with data: a temp file in the same
-// directory, fsync, rename, fsync of the directory. A symlink is followed so
-// the link itself survives. The file's permissions are kept. ok is checked
-// just before the rename; false aborts with errChanged.
-func replaceFile(path string, data []byte, ok func() bool) error {
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return fmt.Errorf("rewrite %s: %w", path, err)
-	}
-	perm := os.FileMode(0o600)
-	if fi, err := os.Stat(target); err == nil {
-		perm = fi.Mode().Perm()
-	}
-	dir := filepath.Dir(target)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("rewrite %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	// A failed write must stop the rename: a short temp file must never
-	// replace the user's MEMORY.md.
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(perm)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
+// replaceFile atomically replaces rel in home with data (package confined:
+// temp file, fsync, rename, fsync of the directory; a symlink inside the
+// workspace is followed so the link itself survives; never outside home).
+// The file's permissions are kept. ok is checked just before the rename;
+// false aborts with errChanged.
+func replaceFile(home, rel string, data []byte, ok func() bool) error {
+	err := confined.Replace(home, rel, data, ok)
+	if errors.Is(err, confined.ErrAborted) {
+		err = errChanged
 	}
 	if err != nil {
-		return fmt.Errorf("rewrite %s: %w", path, err)
-	}
-	if !ok() {
-		return fmt.Errorf("rewrite %s: %w", path, errChanged)
-	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
-		return fmt.Errorf("rewrite %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: the rename is durable once the directory is
-		d.Close()
+		return fmt.Errorf("rewrite %s: %w", rel, err)
 	}
 	return nil
 }

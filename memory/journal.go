@@ -33,12 +33,12 @@ func appendJournaled(home, rel string, b []byte) error {
 	}
 	page := int64(os.Getpagesize())
 	if size%page+int64(len(b)) <= page {
-		return appendBytes(path, b) // within one page: one copy, cannot tear
+		return appendBytes(home, rel, b) // within one page: one copy, cannot tear
 	}
 	if err := writeJournal(home, rel, size, b); err != nil {
 		return fmt.Errorf("append to %s: %w", path, err)
 	}
-	if err := appendBytes(path, b); err != nil {
+	if err := appendBytes(home, rel, b); err != nil {
 		return err // the next writer rolls it forward if part of it landed
 	}
 	return os.Remove(filepath.Join(home, journalFile))

@@ -57,7 +57,7 @@ func Supersede(home string, line int, expect, note, fact string) (AppendResult, 
 			b.Write(l)
 		}
 		res.StartLine, res.EndLine = line, line+1
-		err = replaceFile(path, b.Bytes(), func() bool { return unchanged(path, before) })
+		err = replaceFile(home, memoryFile, b.Bytes(), func() bool { return unchanged(path, before) })
 		if errors.Is(err, errChanged) && attempt < 3 {
 			continue
 		}
@@ -83,7 +83,7 @@ func ReplaceMemory(home string, data []byte) error {
 		return fmt.Errorf("write %s: %w", memoryFile, err)
 	}
 	if fi == nil { // no MEMORY.md to replace: a new file, written whole at once
-		return appendBytes(path, data)
+		return appendBytes(home, memoryFile, data)
 	}
-	return replaceFile(path, data, func() bool { return true })
+	return replaceFile(home, memoryFile, data, func() bool { return true })
 }

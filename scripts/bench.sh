@@ -93,3 +93,4 @@ echo >&2 "bench.sh: evidence recall, raw logs vs raw logs + digests"
 BENCH_DATA="$data" AGENT_BIN="$bin" "$root/scripts/locomo-digests.sh" | grep '^locomo-digests:'
 
 bash "$root/scripts/bench-cache.sh"
+BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-statedb.sh"

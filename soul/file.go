@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"unicode/utf8"
+
+	"agent/memory/confined"
 )
 
 // readFile reads SOUL.md whole; it must be UTF-8 text.
@@ -47,53 +49,14 @@ func firstInvalid(b []byte) int {
 }
 
 // writeAtomic replaces path with data so that a reader (or a crash) sees
-// either the old file or the new one, never a mix: temp file in the same
-// directory, fsync, rename, fsync the directory. A symlinked SOUL.md (kept in
-// a dotfiles repository, say) stays a symlink: its target is replaced. The
-// file keeps its permissions.
+// either the old file or the new one, never a mix (temp file, fsync, rename,
+// fsync of the directory), and only inside the workspace (path's
+// directory): a symlinked SOUL.md whose target is elsewhere in the
+// workspace stays a symlink and its target is replaced; one leading outside
+// is refused, as every write a tool makes is. The file keeps its permissions.
 func writeAtomic(path string, data []byte) error {
-	target := path
-	if resolved, err := filepath.EvalSymlinks(path); err == nil {
-		target = resolved
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if err := confined.Replace(filepath.Dir(path), filepath.Base(path), data, nil); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
-	}
-	perm := fs.FileMode(0o600)
-	if fi, err := os.Stat(target); err == nil {
-		perm = fi.Mode().Perm()
-	}
-	dir := filepath.Dir(target)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("sync %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
-		return fmt.Errorf("replace %s: %w", target, err)
-	}
-	// The rename is durable only once the directory entry is on disk.
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -292,12 +291,11 @@ func (a *app) runMCPList(ctx context.Context, cmd *cli.Command) error {
 		return nil
 	}
 	if a.io.OutTTY {
-		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tSTATE\tTOOLS\tTYPE\tTARGET\tLAST ERROR")
+		tw := a.newTable("NAME", "STATE", "TOOLS", "TYPE", "TARGET", "LAST ERROR")
 		for _, s := range sts {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.Name, s.State, s.Tools, s.Type, s.Target, s.LastError)
+			tw.row(s.Name, s.State, strconv.Itoa(s.Tools), s.Type, s.Target, s.LastError)
 		}
-		return tw.Flush()
+		return tw.flush()
 	}
 	for _, s := range sts {
 		if err := writeTSV(a.io.Out, s.Name, s.State, strconv.Itoa(s.Tools), s.Type, s.Target, s.LastError); err != nil {

@@ -320,6 +320,9 @@ func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	a.infof("watching %s (%d files, %d chunks); stop with Ctrl-C", home, st.Files, st.Chunks)
+	if err := ix.Vouchable(); err != nil {
+		a.infof("searches will check the files themselves while %v", err)
+	}
 
 	// refresh is shared by the event batches and the vouching, one at a
 	// time: the monitor says whether anything changed since the last
@@ -347,7 +350,14 @@ func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 	defer stop()
 	go func() {
 		defer close(vouching)
-		switch err := index.Vouch(vctx, home, refresh); {
+		// Fresh only where inotify sees every change (index/trust.go).
+		fresh := func() error {
+			if err := refresh(); err != nil {
+				return err
+			}
+			return ix.Vouchable()
+		}
+		switch err := index.Vouch(vctx, home, fresh); {
 		case errors.Is(err, index.ErrVouching):
 			a.warnf("%v; this one reindexes but does not answer searches", err)
 		case err != nil:

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -141,12 +140,11 @@ func (a *app) runProfileShow(ctx context.Context, _ *cli.Command, st *profile.St
 			a.infof("no profile records yet (set one with: agent profile set KEY VALUE)")
 			return nil
 		}
-		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", a.ansi("1", "KEY"), a.ansi("1", "VALUE"), a.ansi("1", "UPDATED"))
+		tw := a.newTable("KEY", "VALUE", "UPDATED")
 		for _, r := range recs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Key, r.Value, ttyTime(r.UpdatedAt))
+			tw.row(r.Key, r.Value, ttyTime(r.UpdatedAt))
 		}
-		return tw.Flush()
+		return tw.flush()
 	default:
 		for _, r := range recs {
 			if err := writeTSV(a.io.Out, r.Key, r.Value); err != nil {
@@ -180,12 +178,11 @@ func (a *app) runProfileHistory(ctx context.Context, _ *cli.Command, st *profile
 		}
 		return a.writeJSON(out)
 	case a.io.OutTTY:
-		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", a.ansi("1", "ID"), a.ansi("1", "WHEN"), a.ansi("1", "KEY"), a.ansi("1", "CHANGE"), a.ansi("1", "COMMAND"))
+		tw := a.newTable("ID", "WHEN", "KEY", "CHANGE", "COMMAND")
 		for _, c := range hist {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s → %s\t%s\n", c.ID, ttyTime(c.At), c.Key, orUnset(c.Old), orUnset(c.New), c.Command)
+			tw.row(strconv.FormatInt(c.ID, 10), ttyTime(c.At), c.Key, orUnset(c.Old)+" → "+orUnset(c.New), c.Command)
 		}
-		return tw.Flush()
+		return tw.flush()
 	default:
 		for _, c := range hist {
 			if err := writeTSV(a.io.Out, strconv.FormatInt(c.ID, 10), jsonTime(c.At), c.Key, deref(c.Old), deref(c.New), c.Command); err != nil {
@@ -238,12 +235,11 @@ func (a *app) runProfileProposals(ctx context.Context, cmd *cli.Command, st *pro
 			a.infof("no proposals")
 			return nil
 		}
-		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.ansi("1", "ID"), a.ansi("1", "STATUS"), a.ansi("1", "KEY"), a.ansi("1", "VALUE"), a.ansi("1", "BY"), a.ansi("1", "REASON"))
+		tw := a.newTable("ID", "STATUS", "KEY", "VALUE", "BY", "REASON")
 		for _, p := range ps {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", p.ID, p.Status, p.Key, strconv.Quote(p.Value), p.ProposedBy, p.Reason)
+			tw.row(strconv.FormatInt(p.ID, 10), p.Status, p.Key, strconv.Quote(p.Value), p.ProposedBy, p.Reason)
 		}
-		if err := tw.Flush(); err != nil {
+		if err := tw.flush(); err != nil {
 			return err
 		}
 		if status == profile.StatusPending {

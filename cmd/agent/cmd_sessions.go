@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -54,12 +53,11 @@ func (a *app) sessionsCommand() *cli.Command {
 						}
 						return nil
 					}
-					tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, a.ansi("1", "SESSION\tLAST ACTIVE\tTURNS\tLAST MESSAGE"))
+					tw := a.newTable("SESSION", "LAST ACTIVE", "TURNS", "LAST MESSAGE")
 					for _, s := range list {
-						fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.Name, s.UpdatedAt.Local().Format("2006-01-02 15:04"), s.Turns, clip(s.LastUser, 50))
+						tw.row(s.Name, s.UpdatedAt.Local().Format("2006-01-02 15:04"), fmt.Sprint(s.Turns), clip(s.LastUser, 50))
 					}
-					return tw.Flush()
+					return tw.flush()
 				},
 			},
 			{

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -167,13 +166,12 @@ func (a *app) printRevisions(rows []soulRevisionJSON) error {
 	case a.jsonOut:
 		return a.writeJSON(rows)
 	case a.io.OutTTY:
-		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.ansi("1", "REV"), a.ansi("1", "WHEN"), a.ansi("1", "AUTHOR"), a.ansi("1", "REASON"))
+		tw := a.newTable("REV", "WHEN", "AUTHOR", "REASON")
 		for _, r := range rows {
 			when, _ := time.Parse(time.RFC3339, r.CreatedAt)
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, ttyTime(when), r.Author, r.Reason)
+			tw.row(strconv.FormatInt(r.ID, 10), ttyTime(when), r.Author, r.Reason)
 		}
-		return tw.Flush()
+		return tw.flush()
 	}
 	for _, r := range rows {
 		if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), r.CreatedAt, r.Author, r.Reason); err != nil {

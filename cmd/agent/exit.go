@@ -8,6 +8,7 @@ import (
 
 	"agent/core"
 	"agent/index"
+	"agent/index/sqlitedb"
 	"agent/memory"
 	"agent/profile"
 	"agent/soul"
@@ -96,6 +97,12 @@ func reportError(w io.Writer, err error) {
 		return
 	}
 	msg := strings.TrimRight(err.Error(), ".\n")
+	// Opening state.db checks only what costs the same at any size; damage
+	// deeper in the file shows where it is read. (index.db is rebuilt, so a
+	// corrupt error that gets here is state.db's.)
+	if sqlitedb.IsCorrupt(err) && !errors.Is(err, core.ErrStateDB) {
+		msg += " (state.db is damaged: agent doctor checks it whole; restore it from a backup)"
+	}
 	for _, line := range strings.Split(msg, "\n") {
 		fmt.Fprintf(w, "agent: %s\n", line)
 	}

@@ -88,9 +88,12 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 			return "n"
 		}
 	}
-	if s.session.ID != 0 {
+	switch {
+	case s.session.ID != 0:
 		a.warnf("session %s (%d turns so far); /help for commands", s.session.Name, s.session.Turns)
-	} else {
+	case s.session.Name != "": // --session NAME, created with its first message
+		a.warnf("new session %s; /help for commands, Ctrl-D to leave", s.session.Name)
+	default:
 		a.warnf("new session; /help for commands, Ctrl-D to leave")
 	}
 	// Ctrl-C stops the reply in progress; SIGTERM and SIGHUP (the terminal

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+
+	"agent/core/ollamatest"
+)
+
+// Keys as a terminal sends them.
+const (
+	keyEnter = "\r"
+	keyLeft  = "\x1b[D"
+	keyUp    = "\x1b[A"
+	keyCtrlA = "\x01"
+	keyCtrlC = "\x03"
+	keyCtrlD = "\x04"
+	keyCtrlU = "\x15"
+	keyBack  = "\x7f"
+)
+
+// prompt is the REPL's prompt as the terminal shows it (bold green).
+const prompt = `\x1b\[1;32m› \x1b\[0m`
+
+// The REPL as a person uses it, in a real pseudo-terminal running the built
+// binary: line editing, history (in the session and across restarts),
+// multi-line input, Ctrl-C during a reply and at the prompt, every slash
+// command, a window resize, Ctrl-D. What the model received is read back
+// from the fake Ollama, what was stored from the session's transcript.
+// Every wait is for output; the deadline only bounds a failure.
+func TestREPLInATerminal(t *testing.T) {
+	h := newHarness(t)
+	srv := h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	h.must("", "log", "The ferry to Tarifa leaves at nine")
+	srv.Script(
+		ollamatest.Text("Reply one."),
+		ollamatest.Text("Reply two."),
+		ollamatest.Text("Reply three."),
+		ollamatest.Text("Reply four."),
+		ollamatest.Stall("Partial words of a long"),
+		ollamatest.Text("Reply six."),
+		ollamatest.Text("Reply seven."),
+		ollamatest.Text("Reply eight."),
+		ollamatest.Text("Reply nine."),
+	)
+	lastUser := func() string {
+		t.Helper()
+		reqs := srv.Requests()
+		if len(reqs) == 0 {
+			t.Fatal("no request reached the model")
+		}
+		msgs := reqs[len(reqs)-1].Messages
+		for i := len(msgs) - 1; i >= 0; i-- {
+			if msgs[i].Role == "user" {
+				return msgs[i].Content
+			}
+		}
+		t.Fatal("no user message in the last request")
+		return ""
+	}
+	sent := func(want string) {
+		t.Helper()
+		if got := lastUser(); !strings.HasSuffix(got, want) {
+			t.Errorf("the model received %q, want it to end with %q", got, want)
+		}
+	}
+
+	p := h.startPTY(nil, "chat", "--session", "pty")
+	p.expect(`new session pty; /help for commands`)
+	p.expect(prompt)
+
+	// Typing and line editing: a line typed, cleared with Ctrl-U, typed
+	// again with a typo fixed by moving left and inserting, a character
+	// rubbed out, a word put in front after Ctrl-A.
+	p.send("something else" + keyCtrlU)
+	p.send("hello wrld!" + keyBack + keyLeft + keyLeft + keyLeft + "o" + keyCtrlA + "well, " + keyEnter)
+	p.expect(`Reply one\.`)
+	p.expect(prompt)
+	sent("well, hello world")
+
+	// History: the up arrow brings the last line back, to be edited.
+	p.send(keyUp + " again" + keyEnter)
+	p.expect(`Reply two\.`)
+	p.expect(prompt)
+	sent("well, hello world again")
+
+	// Multi-line input: a trailing backslash, and a """ block.
+	p.send(`first line\` + keyEnter)
+	p.send("second line" + keyEnter)
+	p.expect(`Reply three\.`)
+	p.expect(prompt)
+	sent("first line\nsecond line")
+	p.send(`"""` + keyEnter + "block one" + keyEnter + "  block two" + keyEnter + `"""` + keyEnter)
+	p.expect(`Reply four\.`)
+	p.expect(prompt)
+	sent("block one\n  block two")
+
+	// Ctrl-C during a reply cuts it; what arrived is kept, marked, and
+	// the REPL goes on.
+	p.send("tell me a long story" + keyEnter)
+	p.expect(`Partial words of a long`)
+	p.send(keyCtrlC)
+	p.expect(`(?i)interrupt`)
+	p.expect(prompt)
+
+	// Ctrl-C at the prompt drops the line being typed, nothing is sent.
+	p.send("never sent" + keyCtrlC)
+	p.expect(`\^C`)
+	p.expect(prompt)
+	p.send("after the interrupt" + keyEnter)
+	p.expect(`Reply six\.`)
+	p.expect(prompt)
+	sent("after the interrupt")
+
+	// Every slash command.
+	for _, c := range []struct{ cmd, want string }{
+		{"/help", `/remember TEXT add a fact to MEMORY\.md`},
+		{"/search ferry", `The ferry to Tarifa leaves at nine`},
+		{"/remember I take my tea green", `agent: remembered in MEMORY\.md:\d+`},
+		{"/soul", `# Soul`},
+		{"/profile", `name: Ada`},
+		{"/prompt what about tea?", `── total ~\d+ of \d+ tokens`},
+		{"/bogus", `agent: unknown command /bogus \(try /help\)`},
+		{"/search", `agent: /search needs a query`},
+	} {
+		p.send(c.cmd + keyEnter)
+		p.expect(c.want)
+		p.expect(prompt)
+	}
+
+	// A resize (SIGWINCH) while the line editor runs; then a line longer
+	// than the new width still arrives whole.
+	if err := pty.Setsize(p.tty, &pty.Winsize{Rows: 20, Cols: 40}); err != nil {
+		t.Fatal(err)
+	}
+	long := "a line that is longer than the forty columns the window now has"
+	p.send(long + keyEnter)
+	p.expect(`Reply seven\.`)
+	p.expect(prompt)
+	sent(long)
+
+	// /new starts a new session, the next message goes there.
+	p.send("/new" + keyEnter)
+	p.expect(`agent: new session`)
+	p.expect(prompt)
+	p.send("first of the second session" + keyEnter)
+	p.expect(`Reply eight\.`)
+	p.expect(prompt)
+	p.send("/exit" + keyEnter)
+	if err := p.wait(); err != nil {
+		t.Fatalf("/exit: %v", err)
+	}
+
+	// What was stored: the cut reply, marked, and the turns around it.
+	var show struct {
+		Messages []struct{ Role, Content, Status string }
+	}
+	if err := json.Unmarshal([]byte(h.must("", "sessions", "show", "pty", "--json")), &show); err != nil {
+		t.Fatal(err)
+	}
+	var cut, users int
+	for _, m := range show.Messages {
+		if m.Role == "user" {
+			users++
+		}
+		if m.Role == "assistant" && m.Status == "interrupted" {
+			cut++
+			if m.Content != "Partial words of a long" {
+				t.Errorf("stored cut reply %q", m.Content)
+			}
+		}
+		if strings.Contains(m.Content, "never sent") {
+			t.Errorf("a line dropped with Ctrl-C was stored: %q", m.Content)
+		}
+	}
+	if cut != 1 || users != 7 {
+		t.Errorf("session pty: %d cut replies, %d user messages; want 1 and 7:\n%+v", cut, users, show.Messages)
+	}
+
+	// A new REPL recalls the last process's lines with the up arrow (the
+	// last one was /exit), and Ctrl-D on an empty line leaves it, exit 0.
+	p = h.startPTY(nil, "chat", "--session", "again")
+	p.expect(prompt)
+	p.send(keyUp + keyUp + keyEnter)
+	p.expect(`Reply nine\.`)
+	p.expect(prompt)
+	sent("first of the second session")
+	p.send(keyCtrlD)
+	if err := p.wait(); err != nil {
+		t.Fatalf("Ctrl-D: %v", err)
+	}
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/rivo/uniseg"
+)
+
+// table lays out rows for a terminal. text/tabwriter counts bytes of colour
+// escapes and runes of wide letters as columns, so a bold header or a CJK
+// cell shifted everything after it; here a cell's width is what the
+// terminal shows, and padding goes outside the header's escapes.
+type table struct {
+	a      *app
+	header []string
+	rows   [][]string
+}
+
+// newTable starts a table with a bold header row (plain text).
+func (a *app) newTable(header ...string) *table { return &table{a: a, header: header} }
+
+// row adds one row; cells may hold colour escapes.
+func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
+
+// flush writes the table: every column but the last padded to its widest
+// cell plus two spaces, as tabwriter did.
+func (t *table) flush() error {
+	var widths []int
+	for _, r := range append([][]string{t.header}, t.rows...) {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], displayWidth(c))
+		}
+	}
+	var b strings.Builder
+	line := func(cells []string, style func(string) string) {
+		for i, c := range cells {
+			b.WriteString(style(c))
+			if i < len(cells)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-displayWidth(c)+2))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	line(t.header, func(s string) string { return t.a.ansi("1", s) })
+	for _, r := range t.rows {
+		line(r, func(s string) string { return s })
+	}
+	_, err := t.a.io.Out.Write([]byte(b.String()))
+	return err
+}
+
+// sgr matches the colour and style escapes this program writes.
+var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// displayWidth is the number of terminal columns s takes.
+func displayWidth(s string) int { return uniseg.StringWidth(sgr.ReplaceAllString(s, "")) }
