@@ -10,8 +10,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"agent/memory/confined"
 )
@@ -137,32 +138,21 @@ func Init(ctx context.Context, home string) (*Workspace, *InitResult, error) {
 	return &Workspace{Home: home, State: db}, res, nil
 }
 
-// lockExclusive takes an advisory flock on path, polling until ctx is done or
-// a generous deadline passes (a stuck init should not hang a script forever).
+// lockExclusive takes an advisory flock on path (gofrs/flock), polling
+// until ctx is done or a generous deadline passes (a stuck init should not
+// hang a script forever).
 func lockExclusive(ctx context.Context, path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, err
+	fl := flock.New(path)
+	wait, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	ok, err := fl.TryLockContext(wait, 20*time.Millisecond)
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil && !errors.Is(err, context.DeadlineExceeded):
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	case !ok:
+		return nil, fmt.Errorf("another agent init is still running (lock %s held)", path)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		if time.Now().After(deadline) {
-			f.Close()
-			return nil, fmt.Errorf("another agent init is still running (lock %s held)", path)
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	return func() { fl.Unlock() }, nil
 }

@@ -19,9 +19,9 @@ const lockName = ".index.lock"
 // its next lock could take the new file's live journal for a hot journal of
 // its own and roll it back ("disk I/O error" in the other process). The
 // journal is why this is a lock and not a retry: the damage happens inside
-// SQLite, before any check of ours could run. A plain flock (not
-// gofrs/flock): the shared-to-exclusive conversion is the point, and it is
-// one syscall on the same descriptor.
+// SQLite, before any check of ours could run. A plain flock, not
+// gofrs/flock: the shared-to-exclusive conversion on one descriptor is the
+// point, and gofrs/flock does not promise it.
 type swapLock struct {
 	home string
 	f    *os.File // opened on first use, kept for the Index's life

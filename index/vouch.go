@@ -55,6 +55,8 @@ func Vouch(ctx context.Context, home string, fresh func() error) error {
 		return fmt.Errorf("vouch for %s: %w", home, err)
 	}
 	defer lock.Close() // releases the lock
+	// A one-shot try on a Linux-only path (unix sockets, /proc): the plain
+	// syscall says it in one line where gofrs/flock would add nothing.
 	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		if errors.Is(err, unix.EWOULDBLOCK) {
 			return ErrVouching

@@ -2,15 +2,16 @@ package memory
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
 
+	"github.com/gofrs/flock"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 
@@ -342,38 +343,27 @@ func lineEnding(data []byte) string {
 	return "\n"
 }
 
-// lock takes the workspace's exclusive memory lock, polling so that a hung
-// holder turns into an error rather than a hang.
+// lock takes the workspace's exclusive memory lock, polling (gofrs/flock)
+// so that a hung holder turns into an error rather than a hang.
 func lock(home string) (func(), error) {
 	path := filepath.Join(home, lockFile)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("lock memory files: %w", err)
+	fl := flock.New(path)
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	ok, err := fl.TryLockContext(ctx, 5*time.Millisecond)
+	switch {
+	case err != nil && !errors.Is(err, context.DeadlineExceeded):
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	case !ok:
+		return nil, fmt.Errorf("memory files are locked by another process (%s held for %s)", path, lockWait)
 	}
-	deadline := time.Now().Add(lockWait)
-	wait := time.Millisecond
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			// A writer killed mid-append left its journal: finish that
-			// note before anything else is written after it.
-			if err := recoverAppend(home); err != nil {
-				f.Close()
-				return nil, err
-			}
-			return func() { f.Close() }, nil // closing the descriptor releases the lock
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		if time.Now().After(deadline) {
-			f.Close()
-			return nil, fmt.Errorf("memory files are locked by another process (%s held for %s)", path, lockWait)
-		}
-		time.Sleep(wait)
-		wait = min(2*wait, 20*time.Millisecond)
+	// A writer killed mid-append left its journal: finish that note before
+	// anything else is written after it.
+	if err := recoverAppend(home); err != nil {
+		fl.Unlock()
+		return nil, err
 	}
+	return func() { fl.Unlock() }, nil
 }
 
 // appendBytes appends b to rel in home (created if missing) in one write and
