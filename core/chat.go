@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -336,10 +337,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	// Stored under a context that Ctrl-C cannot cancel: the message must be
 	// saved even when the reply is interrupted.
 	store := context.WithoutCancel(ctx)
-	if _, err := c.Sessions.Append(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context}); err != nil {
-		return nil, err
-	}
-	if err := c.Sessions.SetLastRequest(store, *s, t.request); err != nil {
+	if _, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context}, t.request); err != nil {
 		return nil, err
 	}
 
@@ -429,7 +427,8 @@ func (c *Chat) calibrate(ctx context.Context, t *turn, promptEvalCount int) {
 	for _, m := range t.assembled.Messages {
 		chars += len([]rune(m.Content))
 	}
-	if r, ok := calibrate(t.cpt, chars, promptEvalCount); ok {
+	// A ratio that moved by under 1% is not worth a commit on every turn.
+	if r, ok := calibrate(t.cpt, chars, promptEvalCount); ok && math.Abs(r-t.cpt) > 0.01*t.cpt {
 		if err := c.Sessions.SetCharsPerToken(ctx, c.ModelName, r); err != nil {
 			c.notify("calibration not saved: " + err.Error())
 		}

@@ -191,12 +191,6 @@ func (st *Sessions) LastRequest(ctx context.Context, s Session) (string, error) 
 	return r, err
 }
 
-// SetLastRequest records the request a session just sent.
-func (st *Sessions) SetLastRequest(ctx context.Context, s Session, r string) error {
-	_, err := st.db.ExecContext(ctx, sqlLastRequestSet, r, s.ID)
-	return err
-}
-
 // List returns up to limit sessions, most recent first.
 func (st *Sessions) List(ctx context.Context, limit int) ([]Session, error) {
 	rows, err := st.db.QueryContext(ctx, sqlSessionList, limit)
@@ -283,6 +277,17 @@ func ValidateSessionName(name string) error {
 // Append stores one message and marks the session active. Each call is its
 // own transaction, so a message reported as stored survives a crash.
 func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (int64, error) {
+	return st.appendWith(ctx, s, m, nil)
+}
+
+// AppendRequest is Append for a user's message that is about to be sent:
+// the request (requestText) is recorded as the session's last in the same
+// transaction, one commit instead of two on the turn's path.
+func (st *Sessions) AppendRequest(ctx context.Context, s *Session, m StoredMessage, request string) (int64, error) {
+	return st.appendWith(ctx, s, m, &request)
+}
+
+func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage, request *string) (int64, error) {
 	calls := ""
 	if len(m.ToolCalls) > 0 {
 		b, err := json.Marshal(m.ToolCalls)
@@ -306,6 +311,11 @@ func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (in
 	}
 	if _, err := tx.ExecContext(ctx, sqlSessionTouch, now, s.Model, m.Role, s.ID); err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
+	}
+	if request != nil {
+		if _, err := tx.ExecContext(ctx, sqlLastRequestSet, *request, s.ID); err != nil {
+			return 0, fmt.Errorf("store message: %w", err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
