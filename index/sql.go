@@ -54,19 +54,6 @@ const (
 	sqlFinishBuild = `INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize');
 		INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', 4);
 		DELETE FROM chunks_fts_config WHERE k = 'hashsize'`
-
-	// SearchSQL is a search of one query in one statement: rank every match
-	// by bm25, then fetch path, text and a snippet for the best ?2. Search
-	// itself runs it in steps (rank.go) to fuse several sub-queries;
-	// scripts/benchrun's floor runs this statement in the sqlite3 CLI.
-	SearchSQL = searchTop + `,
-			(SELECT snippet(chunks_fts, 1, char(2), char(3), '…', 16) FROM chunks_fts
-				WHERE chunks_fts MATCH ?1 AND rowid = top.id)` + searchFrom
-	searchTop = `WITH top(id, score) AS (
-			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
-		SELECT f.path, c.start_line, c.end_line, c.heading, c.date, c.text, top.score`
-	searchFrom = `
-		FROM top JOIN chunks c ON c.id = top.id JOIN files f ON f.id = c.file_id`
 )
 
 // A search (rank.go): each sub-query ranks ids by bm25 (heading matches weigh

@@ -261,12 +261,11 @@ func (b *bench) watch(dir string) (stop func() error, err error) {
 	return nil, fmt.Errorf("agent memory watch never answered: %s", stderr.String())
 }
 
-// searchSQL is agent's search statement for query with its parameters
-// spelled out, as the floors run it: the first of Search's steps, which asks
-// for k + k/2 + 4 rows (index.query).
+// searchSQL is what agent's search runs in the database for query: one
+// candidate statement per sub-query (index.SearchStatements), separated by
+// ";\n" as the floors run them.
 func searchSQL(query string, k int) string {
-	sql := strings.ReplaceAll(index.SearchSQL, "?1", quoteSQL(index.BuildQuery(query)))
-	return strings.ReplaceAll(sql, "?2", fmt.Sprint(k+k/2+4)) + ";"
+	return strings.Join(index.SearchStatements(query, k), ";\n") + ";"
 }
 
 func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

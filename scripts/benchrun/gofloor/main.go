@@ -1,7 +1,8 @@
 // Command gofloor is the search benchmark's second floor: the least a Go
 // program built on the prescribed driver (mattn/go-sqlite3 through
 // database/sql) does to answer a search — open index.db, run the statement
-// given as the second argument, print each row tab-separated. agent's
+// statements given as the second argument (those of one search, separated
+// by ";\n"), print each row tab-separated. agent's
 // search does all of this and more; the gap between this floor and the
 // sqlite3 CLI is the price of the Go runtime and cgo, not of agent's code.
 // Built with -tags stackfloor it links the rest of the prescribed libraries
@@ -15,6 +16,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"strings"
 
 	_ "github.com/mattn/go-sqlite3"
 )
@@ -30,12 +32,23 @@ func main() {
 	}
 }
 
-func run(path, query string) error {
+func run(path, queries string) error {
 	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	out := bufio.NewWriter(os.Stdout)
+	// Several statements, one per sub-query of a search, separated by ";\n".
+	for _, q := range strings.Split(strings.TrimSuffix(queries, ";"), ";\n") {
+		if err := runOne(db, q, out); err != nil {
+			return err
+		}
+	}
+	return out.Flush()
+}
+
+func runOne(db *sql.DB, query string, out *bufio.Writer) error {
 	rows, err := db.Query(query)
 	if err != nil {
 		return err
@@ -50,7 +63,6 @@ func run(path, query string) error {
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	out := bufio.NewWriter(os.Stdout)
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
@@ -63,8 +75,5 @@ func run(path, query string) error {
 		}
 		out.WriteByte('\n')
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	return out.Flush()
+	return rows.Err()
 }
