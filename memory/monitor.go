@@ -28,6 +28,12 @@ type Monitor struct {
 	seq     int
 	pending bool // a change seen and not yet reported
 	blind   bool // the tree has links the watch cannot follow: always "changed"
+	// cookies are the questions waiting for their cookie's event.
+	cookies map[string]chan struct{}
+	// changes is signalled (coalesced) when a memory file changes, or when
+	// an event was lost, for a process that reacts to changes (memory watch).
+	changes chan struct{}
+	done    chan struct{} // the reader has stopped
 }
 
 const cookiePrefix = ".monitor-cookie-"
@@ -43,7 +49,8 @@ func NewMonitor(home string) (*Monitor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("monitor %s: %w", home, err)
 	}
-	m := &Monitor{home: home, fw: fw, pending: true}
+	m := &Monitor{home: home, fw: fw, pending: true, cookies: map[string]chan struct{}{},
+		changes: make(chan struct{}, 1), done: make(chan struct{})}
 	if err := fw.Add(home); err != nil {
 		fw.Close()
 		return nil, fmt.Errorf("monitor %s: %w", home, err)
@@ -53,8 +60,52 @@ func NewMonitor(home string) (*Monitor, error) {
 	}
 	m.addTree(filepath.Join(home, logsDir))
 	m.addTree(filepath.Join(home, digestsDir))
+	go m.read()
 	return m, nil
 }
+
+// read is the one reader of the watch's events, in the order the kernel
+// queued them: a change is noted before any later cookie's question is
+// answered, which is what makes the answer sure.
+func (m *Monitor) read() {
+	defer close(m.done)
+	for {
+		select {
+		case ev, ok := <-m.fw.Events:
+			if !ok {
+				return
+			}
+			m.mu.Lock()
+			if wait, ok := m.cookies[filepath.Base(ev.Name)]; ok {
+				delete(m.cookies, filepath.Base(ev.Name))
+				close(wait)
+			} else if m.note(ev) {
+				m.signal()
+			}
+			m.mu.Unlock()
+		case _, ok := <-m.fw.Errors:
+			if !ok {
+				return
+			}
+			// A lost event (queue overflow) or a failed watch: no longer sure.
+			m.mu.Lock()
+			m.pending = true
+			m.mu.Unlock()
+			m.signal()
+		}
+	}
+}
+
+func (m *Monitor) signal() {
+	select {
+	case m.changes <- struct{}{}:
+	default: // one signal pending is enough
+	}
+}
+
+// Changes is signalled when MEMORY.md, a log or a digest may have changed
+// (several changes may share one signal). Changed then says for sure.
+func (m *Monitor) Changes() <-chan struct{} { return m.changes }
 
 // addTree watches dir and the directories below it. A symlink anywhere in
 // the tree, dir itself included, makes the monitor blind: what it points at
@@ -82,57 +133,61 @@ func (m *Monitor) addTree(dir string) {
 }
 
 // Changed reports whether anything the index reads may have changed since
-// the previous call (true on the first call, and whenever unsure).
+// the previous call (true on the first call, and whenever unsure). It
+// creates a cookie file and waits for the reader to see its event: every
+// change made before the question has been noted by then.
 func (m *Monitor) Changed() (bool, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	m.seq++
 	name := cookiePrefix + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(m.seq)
+	wait := make(chan struct{})
+	m.cookies[name] = wait
+	m.mu.Unlock()
 	cookie := filepath.Join(m.home, name)
 	f, err := os.OpenFile(cookie, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
+		m.forget(name)
 		return true, fmt.Errorf("monitor %s: %w", m.home, err)
 	}
 	f.Close()
 	defer os.Remove(cookie)
 	timeout := time.NewTimer(cookieWait)
 	defer timeout.Stop()
-	for {
-		select {
-		case ev, ok := <-m.fw.Events:
-			if !ok {
-				return true, nil
-			}
-			if filepath.Base(ev.Name) == name {
-				changed := m.pending || m.blind
-				m.pending = false
-				return changed, nil
-			}
-			m.note(ev)
-		case _, ok := <-m.fw.Errors:
-			// A lost event (queue overflow) or a failed watch: no longer sure.
-			m.pending = true
-			if !ok {
-				return true, nil
-			}
-		case <-timeout.C:
-			return true, nil
-		}
+	select {
+	case <-wait:
+	case <-m.done:
+		return true, nil
+	case <-timeout.C:
+		m.forget(name)
+		return true, nil
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	changed := m.pending || m.blind
+	m.pending = false
+	return changed, nil
 }
 
-// note records an event if it concerns MEMORY.md or the logs tree, and
-// watches directories that appear there.
-func (m *Monitor) note(ev fsnotify.Event) {
+func (m *Monitor) forget(name string) {
+	m.mu.Lock()
+	delete(m.cookies, name)
+	m.mu.Unlock()
+}
+
+// note records an event if it concerns MEMORY.md, the logs or the digests,
+// and watches directories that appear there; it says whether it did. The
+// caller holds mu.
+func (m *Monitor) note(ev fsnotify.Event) bool {
 	rel, err := filepath.Rel(m.home, ev.Name)
 	if err != nil {
 		m.pending = true
-		return
+		return true
 	}
 	rel = filepath.ToSlash(rel)
 	switch {
 	case rel == memoryFile:
 		m.pending = true
+		return true
 	case inNoteDir(rel):
 		m.pending = true
 		if ev.Op&fsnotify.Create != 0 {
@@ -140,8 +195,14 @@ func (m *Monitor) note(ev fsnotify.Event) {
 				m.addTree(ev.Name) // a link makes the monitor blind
 			}
 		}
+		return true
 	}
+	return false
 }
 
 // Close stops watching.
-func (m *Monitor) Close() error { return m.fw.Close() }
+func (m *Monitor) Close() error {
+	err := m.fw.Close()
+	<-m.done
+	return err
+}

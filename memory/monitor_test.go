@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func changed(t *testing.T, m *Monitor) bool {
@@ -126,5 +127,65 @@ func TestMonitorIsBlindWithLinkedLogs(t *testing.T) {
 	}
 	if !changed(t, m) {
 		t.Fatal("a note written through the logs/ link went unnoticed")
+	}
+}
+
+// Changes wakes a process that reacts to changes (memory watch): a note in
+// a logs/ directory made after the monitor started, and MEMORY.md, each
+// signal; files that are not memory do not, so the only signal after them
+// is the note's. Waits are bounded backstops, not timings.
+func TestMonitorSignalsChanges(t *testing.T) {
+	home := t.TempDir()
+	m, err := NewMonitor(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	changed(t, m) // the first answer
+	drain := func() {
+		for {
+			select {
+			case <-m.Changes():
+			default:
+				return
+			}
+		}
+	}
+	wait := func(what string) {
+		t.Helper()
+		select {
+		case <-m.Changes():
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no change signalled for %s", what)
+		}
+	}
+	drain()
+	if err := os.WriteFile(filepath.Join(home, "state.db"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if changed(t, m) { // the round trip proves the state.db event was read
+		t.Fatal("a database write counted as a memory change")
+	}
+	select {
+	case <-m.Changes():
+		t.Fatal("a database write was signalled")
+	default:
+	}
+	if err := os.MkdirAll(filepath.Join(home, "logs", "2026"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wait("a new logs/ tree")
+	changed(t, m)
+	drain()
+	if err := os.WriteFile(filepath.Join(home, "logs", "2026", "2026-11-20.md"), []byte("# a note\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wait("a note in a directory created after the monitor started")
+	if err := os.WriteFile(filepath.Join(home, "MEMORY.md"), []byte("# Memory\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wait("MEMORY.md")
+	if !changed(t, m) {
+		t.Error("signalled, but Changed says nothing changed")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -15,7 +14,6 @@ import (
 
 	"agent/core"
 	"agent/index"
-	"agent/memory"
 )
 
 // memoryIndexCommands: agent memory reindex, search, watch, status.
@@ -295,9 +293,8 @@ func (a *app) runIndexStatus(ctx context.Context, cmd *cli.Command) error {
 }
 
 // runWatch keeps the index fresh until the context is cancelled (SIGINT or
-// SIGTERM): every batch of file events becomes one incremental refresh and
-// one line on stderr. Meanwhile it vouches for the index to one-shot
-// searches and chats (index.Vouch), so they need not walk the files.
+// SIGTERM), one line on stderr for each refresh that changed something
+// (core.KeepIndexFresh).
 func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
 		return usagef("watch takes no arguments")
@@ -307,69 +304,14 @@ func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer ix.Close()
-	// The monitor starts before the first refresh, so nothing that changes
-	// while that refresh runs goes unseen.
-	mon, err := memory.NewMonitor(home)
-	if err != nil {
-		return err
-	}
-	defer mon.Close()
-	mon.Changed() // its first answer is always "changed": the refresh below covers it
-	st, err := ix.Refresh(ctx)
-	if err != nil {
-		return err
-	}
-	a.infof("watching %s (%d files, %d chunks); stop with Ctrl-C", home, st.Files, st.Chunks)
-	if err := ix.Vouchable(); err != nil {
-		a.infof("searches will check the files themselves while %v", err)
-	}
-
-	// refresh is shared by the event batches and the vouching, one at a
-	// time: the monitor says whether anything changed since the last
-	// refresh (every event queued before the question counts), and only
-	// then are the files walked.
-	var mu sync.Mutex
-	refresh := func() error {
-		mu.Lock()
-		defer mu.Unlock()
-		if changed, err := mon.Changed(); err == nil && !changed {
-			return nil
-		}
-		st, err := ix.RefreshChanged(ctx)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			a.warnf("refresh: %v", err)
-		case err == nil && st.Changes() > 0:
-			a.infof("%s", summary(st))
-		}
-		return err
-	}
-	vouching := make(chan struct{})
-	defer func() { <-vouching }() // the socket is gone before the process is
-	vctx, stop := context.WithCancel(ctx)
-	defer stop()
-	go func() {
-		defer close(vouching)
-		// Fresh only where inotify sees every change (index/trust.go).
-		fresh := func() error {
-			if err := refresh(); err != nil {
-				return err
+	return core.KeepIndexFresh(ctx, home, ix, core.WatchReport{
+		Started: func(st index.Stats, unsure error) {
+			a.infof("watching %s (%d files, %d chunks); stop with Ctrl-C", home, st.Files, st.Chunks)
+			if unsure != nil {
+				a.infof("searches will check the files themselves while %v", unsure)
 			}
-			return ix.Vouchable()
-		}
-		switch err := index.Vouch(vctx, home, fresh); {
-		case errors.Is(err, index.ErrVouching):
-			a.warnf("%v; this one reindexes but does not answer searches", err)
-		case err != nil:
-			a.warnf("searches will check files themselves: %v", err)
-		}
-	}()
-	err = memory.Watch(ctx, home, memory.WatchOptions{
-		OnChange: func([]string) { refresh() },
-		OnError:  func(err error) { a.warnf("watch: %v", err) },
+		},
+		Refreshed: func(st index.Stats) { a.infof("%s", summary(st)) },
+		Note:      func(msg string) { a.warnf("%s", msg) },
 	})
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	return nil
 }

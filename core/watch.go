@@ -1,0 +1,104 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"agent/index"
+	"agent/memory"
+)
+
+// WatchDebounce is how long KeepIndexFresh waits after the last change
+// before refreshing: an editor's save is several events (write a temp file,
+// rename, chmod), and a burst of them should cost one refresh.
+const WatchDebounce = 200 * time.Millisecond
+
+// WatchReport is what KeepIndexFresh tells its caller (the CLI prints it).
+type WatchReport struct {
+	// Started: the first refresh is done; Stats is the index then, and
+	// unsure says why searches must walk the files here, or is nil.
+	Started func(st index.Stats, unsure error)
+	// Refreshed: a refresh that changed something.
+	Refreshed func(index.Stats)
+	// Note: something the user should know that does not stop the watch
+	// (why searches walk the files here, a failed refresh).
+	Note func(string)
+}
+
+// KeepIndexFresh keeps home's index current until ctx is done (agent memory
+// watch): a monitor on the memory files wakes it, a burst of changes costs
+// one incremental refresh, and meanwhile it vouches for the index to
+// one-shot searches and chats (index.Vouch), so they need not walk the
+// files. One inotify watch serves both: the monitor that wakes the loop is
+// the one whose cookie round trip makes a vouch sure.
+func KeepIndexFresh(ctx context.Context, home string, ix *index.Index, r WatchReport) error {
+	// The monitor starts before the first refresh, so nothing that changes
+	// while that refresh runs goes unseen.
+	mon, err := memory.NewMonitor(home)
+	if err != nil {
+		return err
+	}
+	defer mon.Close()
+	mon.Changed() // its first answer is always "changed": the refresh below covers it
+	st, err := ix.Refresh(ctx)
+	if err != nil {
+		return err
+	}
+	r.Started(st, ix.Vouchable())
+
+	// refresh is shared by the loop and the vouching, one at a time: the
+	// monitor says whether anything changed since the last refresh (every
+	// event queued before the question counts), and only then are the
+	// files walked.
+	var mu sync.Mutex
+	refresh := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if changed, err := mon.Changed(); err == nil && !changed {
+			return nil
+		}
+		st, err := ix.RefreshChanged(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			r.Note("refresh: " + err.Error())
+		case err == nil && st.Changes() > 0:
+			r.Refreshed(st)
+		}
+		return err
+	}
+	vouching := make(chan struct{})
+	defer func() { <-vouching }() // the socket is gone before the process is
+	vctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		defer close(vouching)
+		// Fresh only where inotify sees every change (index/trust.go).
+		fresh := func() error {
+			if err := refresh(); err != nil {
+				return err
+			}
+			return ix.Vouchable()
+		}
+		switch err := index.Vouch(vctx, home, fresh); {
+		case errors.Is(err, index.ErrVouching):
+			r.Note(err.Error() + "; this one reindexes but does not answer searches")
+		case err != nil:
+			r.Note("searches will check files themselves: " + err.Error())
+		}
+	}()
+
+	quiet := time.NewTimer(time.Hour)
+	quiet.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-mon.Changes():
+			quiet.Reset(WatchDebounce) // wait for the burst to end
+		case <-quiet.C:
+			refresh()
+		}
+	}
+}
