@@ -95,6 +95,32 @@ func (c *Chat) notify(msg string) {
 // zone resolves user.timezone, warning through notify.
 func (c *Chat) zone(name string) (*time.Location, string) { return UserZone(name, c.notify) }
 
+// PickSession chooses the conversation a chat continues: the latest with
+// cont (none yet: a new one, and started says so, as other chat tools do),
+// the one called name (not created until its first message is stored, so a
+// prompt or a chat that cannot start leaves nothing behind), else a new one
+// (created by StartSession with its first message).
+func (c *Chat) PickSession(ctx context.Context, cont bool, name string) (s Session, started bool, err error) {
+	switch {
+	case cont:
+		s, err = c.Sessions.Latest(ctx)
+		if errors.Is(err, ErrNoSession) {
+			return Session{}, true, nil
+		}
+		return s, false, err
+	case name != "":
+		if err := ValidateSessionName(name); err != nil {
+			return Session{}, false, err
+		}
+		s, err = c.Sessions.Get(ctx, name)
+		if errors.Is(err, ErrNoSession) {
+			return Session{Name: name}, false, nil
+		}
+		return s, false, err
+	}
+	return Session{}, false, nil
+}
+
 // StartSession creates a session: called name, or named from the clock in
 // the user's zone (the zone the logs use too) when name is "". A name taken
 // meanwhile by another process is that session.

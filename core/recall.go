@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -27,6 +28,21 @@ func OpenIndexRecall(ctx context.Context, home string, warn func(string)) (*Inde
 		return nil, err
 	}
 	return &IndexRecall{ix: ix}, nil
+}
+
+// OpenRecall opens the index for a chat. Given the one message a one-shot
+// chat or a prompt will send, its recall starts at once (RecallAhead), while
+// the rest is opened. An index that cannot be opened is an error the chat
+// goes on without: mem and recaller are nil then.
+func OpenRecall(ctx context.Context, home, message string, warn func(string)) (mem *IndexRecall, recaller Recaller, err error) {
+	mem, err = OpenIndexRecall(ctx, home, warn)
+	if err != nil {
+		return nil, nil, err
+	}
+	if strings.TrimSpace(message) != "" {
+		return mem, RecallAhead(ctx, mem, message, DefaultRecallK), nil
+	}
+	return mem, mem, nil
 }
 
 // Recall searches with a fresh view of the files (changed files are

@@ -105,3 +105,36 @@ func TestSessionNamesNeverRunOut(t *testing.T) {
 		t.Errorf("expected suffixes up to -248 (8 + 240), got %d names", len(seen))
 	}
 }
+
+// PickSession: --continue with nothing to continue is a new start (said
+// through started), --session NAME is not created until its first message,
+// an invalid name is a usage error, and an existing one is found.
+func TestPickSession(t *testing.T) {
+	f := newChatFixture(t, true)
+	ctx := context.Background()
+	s, started, err := f.chat.PickSession(ctx, true, "")
+	if err != nil || !started || s.ID != 0 {
+		t.Fatalf("continue with none: %+v, %v, %v", s, started, err)
+	}
+	s, started, err = f.chat.PickSession(ctx, false, "later")
+	if err != nil || started || s.ID != 0 || s.Name != "later" {
+		t.Fatalf("a new name: %+v, %v, %v", s, started, err)
+	}
+	if _, err := f.chat.Sessions.Get(ctx, "later"); !errors.Is(err, ErrNoSession) {
+		t.Fatalf("the named session was created before any message: %v", err)
+	}
+	if _, _, err := f.chat.PickSession(ctx, false, "../x"); !errors.Is(err, ErrInvalidInput) {
+		t.Fatalf("bad name: %v", err)
+	}
+	made, err := f.chat.StartSession(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.chat.Sessions.Append(ctx, &made, StoredMessage{Role: "user", Content: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	s, started, err = f.chat.PickSession(ctx, true, "")
+	if err != nil || started || s.ID != made.ID {
+		t.Fatalf("continue: %+v, %v, %v (want %s)", s, started, err, made.Name)
+	}
+}

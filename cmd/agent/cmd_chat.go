@@ -159,17 +159,9 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		}
 		a.warnf("created your workspace at %s (your notes, persona and memory live there); let's get to know each other", home)
 	}
-	mem, err := core.OpenIndexRecall(ctx, home, func(msg string) { a.warnf("%s", msg) })
+	mem, recaller, err := core.OpenRecall(ctx, home, message, func(msg string) { a.warnf("%s", msg) })
 	if err != nil {
 		a.warnf("memory index unavailable, chatting without recall: %v", err)
-		mem = nil
-	}
-	var recaller core.Recaller
-	if mem != nil {
-		recaller = mem
-		if strings.TrimSpace(message) != "" {
-			recaller = core.RecallAhead(ctx, mem, message, core.DefaultRecallK)
-		}
 	}
 	closeMem := func() {
 		if mem != nil {
@@ -209,25 +201,10 @@ func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	chat.Notify = func(msg string) { a.warnf("%s", msg) }
 	s := &chatSession{ws: ws, chat: chat, ollama: o, mem: mem}
 	a.startIntegrations(ctx, s)
-	switch {
-	case cmd.Bool("continue"):
-		s.session, err = chat.Sessions.Latest(ctx)
-		if errors.Is(err, core.ErrNoSession) {
-			// As other chat tools do: nothing to continue is a new start.
-			a.infof("no previous session to continue: starting a new one")
-			s.session, err = core.Session{}, nil
-		}
-	case cmd.String("session") != "":
-		name := cmd.String("session")
-		if err = core.ValidateSessionName(name); err != nil {
-			break
-		}
-		s.session, err = chat.Sessions.Get(ctx, name)
-		if errors.Is(err, core.ErrNoSession) {
-			// Created when its first message is stored, not before: a
-			// prompt or a failed start leaves nothing behind.
-			s.session, err = core.Session{Name: name}, nil
-		}
+	var started bool
+	s.session, started, err = chat.PickSession(ctx, cmd.Bool("continue"), cmd.String("session"))
+	if started {
+		a.infof("no previous session to continue: starting a new one")
 	}
 	if err != nil {
 		s.close()
