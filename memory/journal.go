@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/google/renameio/v2"
 )
 
 // journalFile records an append in progress that could be torn. A write(2)
@@ -44,29 +46,14 @@ func appendJournaled(home, rel string, b []byte) error {
 	return os.Remove(filepath.Join(home, journalFile))
 }
 
-// writeJournal puts the journal in place whole (temp file, sync, rename), so
-// a writer killed while writing it leaves none rather than a wrong one.
+// writeJournal puts the journal in place whole (renameio: temp file, sync,
+// rename), so a writer killed while writing it leaves none rather than a
+// wrong one.
 func writeJournal(home, rel string, offset int64, b []byte) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%s\n%d\n", rel, offset)
 	buf.Write(b)
-	tmp, err := os.CreateTemp(home, journalFile+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(home, journalFile))
+	return renameio.WriteFile(filepath.Join(home, journalFile), buf.Bytes(), 0o600)
 }
 
 // recoverAppend finishes an append a killed writer left half done, if any.
