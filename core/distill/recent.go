@@ -93,16 +93,12 @@ func Overdue(home string, today time.Time) ([]string, error) {
 		{"last week", WeekOf(today).prev()},
 		{"last month", MonthOf(today).prev()},
 	} {
-		srcs, err := logDays(home)
+		// A stat for each day of the period, not a listing of logs/: this
+		// runs in every chat turn's identity section, and logs/ grows by a
+		// file a day for years.
+		has, err := hasLog(home, c.p)
 		if err != nil {
 			return nil, err
-		}
-		has := false
-		for _, d := range srcs {
-			if c.p.Contains(d) {
-				has = true
-				break
-			}
 		}
 		if !has {
 			continue
@@ -116,6 +112,20 @@ func Overdue(home string, today time.Time) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// hasLog reports whether any day of p has a log.
+func hasLog(home string, p Period) (bool, error) {
+	for d := p.Start; d.Before(p.End); d = d.AddDate(0, 0, 1) {
+		_, err := os.Stat(filepath.Join(home, LogsDir, d.Format(time.DateOnly)+".md"))
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+	}
+	return false, nil
 }
 
 // prev is the period just before p.
