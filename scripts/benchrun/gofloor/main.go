@@ -9,6 +9,7 @@
 // too (stack.go), and their start-up cost.
 //
 //	gofloor INDEX.DB SQL
+//	gofloor -turn INDEX.DB SQL STATE-DIR OLLAMA-URL   (turn.go)
 package main
 
 import (
@@ -22,6 +23,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 6 && os.Args[1] == "-turn" {
+		if err := turnFloor(os.Args[2], os.Args[3], os.Args[4], os.Args[5]); err != nil {
+			fmt.Fprintln(os.Stderr, "gofloor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 3 {
 		fmt.Fprintln(os.Stderr, "usage: gofloor INDEX.DB SQL")
 		os.Exit(2)
