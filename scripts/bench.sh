@@ -73,7 +73,7 @@ rm -f "$chatws/mcp.json"
 startup=$(wall "$bin" --version)
 # The floor of a turn on this stack: the stack floor (see the search figures)
 # running only the turn's recall statement for the same message (k 6).
-recallsql=$("$work/benchrun" -print-sql "how do I list files sorted by size" -k 6)
+recallsql=$("$work/benchrun" -print-sql "how do I list files sorted by size" -k 6 -home "$chatws")
 chatfloor=$(wall "$work/stackfloor" "$chatws/index.db" "$recallsql")
 # ... and the floor of a whole turn: that recall, then what any turn must do
 # besides: open state.db, ask the server for its version and the model, store

@@ -10,6 +10,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"bytes"
 	"errors"
 	"flag"
@@ -34,12 +35,17 @@ func main() {
 	work := flag.String("work", "", "scratch directory; workspaces are unpacked once and reused")
 	runs := flag.Int("runs", 5, "runs per figure (build figures use fewer on the 96 MB workspace)")
 	only := flag.String("only", "build,nochange,search", "figures to measure, comma-separated")
-	printSQL := flag.String("print-sql", "", "print the search statement for this query (with -k) and exit")
+	printSQL := flag.String("print-sql", "", "print the SQL a chat's recall runs for this query (with -k, -home) and exit")
 	k := flag.Int("k", index.DefaultK, "hits, for -print-sql")
+	home := flag.String("home", "", "the workspace, for -print-sql")
 	wallRuns := flag.Int("wall", 0, "time the command given after the flags this many times (after 3 warm-up runs) and print the median wall time in ms")
 	flag.Parse()
 	if *printSQL != "" {
-		fmt.Println(searchSQL(*printSQL, *k))
+		sql, err := searchSQL(*home, *printSQL, *k, false)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Println(sql)
 		return
 	}
 	if *wallRuns > 0 {
@@ -193,7 +199,10 @@ func (b *bench) search(wsM, ws96 string, queries []string) error {
 			return cmd{argv: append([]string{b.agent, "--home", ws.dir, "memory", "search", q, "--json"}, extra...), okCodes: []int{0, 3}}
 		}
 		floors := func(q string) []cmd {
-			sql := searchSQL(q, index.DefaultK)
+			sql, err := searchSQL(ws.dir, q, index.DefaultK, true)
+			if err != nil {
+				fail(err)
+			}
 			db := filepath.Join(ws.dir, index.FileName)
 			return []cmd{{argv: []string{"sqlite3", db, sql}}, {argv: []string{b.gofloor, db, sql}}, {argv: []string{b.stackflr, db, sql}}}
 		}
@@ -261,11 +270,21 @@ func (b *bench) watch(dir string) (stop func() error, err error) {
 	return nil, fmt.Errorf("agent memory watch never answered: %s", stderr.String())
 }
 
-// searchSQL is what agent's search runs in the database for query: one
-// candidate statement per sub-query (index.SearchStatements), separated by
-// ";\n" as the floors run them.
-func searchSQL(query string, k int) string {
-	return strings.Join(index.SearchStatements(query, k), ";\n") + ";"
+// searchSQL is exactly the SQL agent's search for query runs on the index
+// of home (index.Statements: a candidate statement per sub-query, then the
+// fetch of the hits kept, with snippets as the CLI reads them or without as
+// a chat's recall does), separated by ";\n" as the floors run them.
+func searchSQL(home, query string, k int, snippets bool) (string, error) {
+	ix, err := index.Open(context.Background(), home, nil)
+	if err != nil {
+		return "", err
+	}
+	defer ix.Close()
+	stmts, err := ix.Statements(context.Background(), query, k, snippets)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(stmts, ";\n") + ";", nil
 }
 
 func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
