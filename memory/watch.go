@@ -31,6 +31,9 @@ type WatchOptions struct {
 	OnError func(error)
 	// onReady lets tests know the watches are in place before they write.
 	onReady func()
+	// onEvent tells tests that a relevant event (of file name) has just
+	// restarted the debounce timer.
+	onEvent func(name string)
 }
 
 // Watch reports changes to MEMORY.md and to the markdown files under logs/
@@ -70,6 +73,9 @@ func Watch(ctx context.Context, home string, opts WatchOptions) error {
 			}
 			if w.event(ev) {
 				timer.Reset(opts.Debounce)
+				if opts.onEvent != nil {
+					opts.onEvent(ev.Name)
+				}
 			}
 		case err, ok := <-fw.Errors:
 			if !ok {
