@@ -87,7 +87,12 @@ func AppendFact(home, text, section string) (AppendResult, error) {
 		}
 		out := make([]byte, 0, len(data)+len(plan.insert))
 		out = append(append(append(out, data[:plan.offset]...), plan.insert...), data[plan.offset:]...)
-		err = replaceFile(home, memoryFile, out, func() bool { return unchanged(path, before) })
+		err = replaceFile(home, memoryFile, out, func() bool {
+			if beforeRename != nil {
+				beforeRename(path)
+			}
+			return unchanged(path, before)
+		})
 		if errors.Is(err, errChanged) && attempt < 3 {
 			continue
 		}
@@ -376,6 +381,11 @@ func appendBytes(home, rel string, b []byte) error {
 }
 
 var errChanged = errors.New("changed by another program while being rewritten")
+
+// beforeRename is nil except in tests: it runs in a rewrite of MEMORY.md
+// once the new content is written, just before the check for a change made
+// meanwhile, so a test can save as an editor would at the worst moment.
+var beforeRename func(path string)
 
 // readForUpdate reads a file and notes its size and mtime, so a later
 // unchanged() can tell whether someone else wrote it in between. A missing

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -614,5 +615,154 @@ func TestAppendFactFailedWriteLeavesMemoryWhole(t *testing.T) {
 	}
 	if got := readFile(t, filepath.Join(home, "MEMORY.md")); got != big {
 		t.Fatalf("MEMORY.md changed by a failed rewrite (%d bytes, want %d)", len(got), len(big))
+	}
+}
+
+// An editor that saves MEMORY.md between our read and our rename (it does
+// not take our lock) loses nothing: the rewrite notices, starts over from the
+// editor's file, and the fact lands in it. beforeRename saves at exactly that
+// moment, on the first attempt only.
+func TestAppendFactRetriesAfterAnEditorsSave(t *testing.T) {
+	home := workspace(t, initialMemory)
+	edited := strings.Replace(initialMemory, "## Decisions\n", "## Decisions\n\n- Edited in vim while the agent wrote.\n", 1)
+	attempts := 0
+	beforeRename = func(path string) {
+		if attempts++; attempts == 1 {
+			if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { beforeRename = nil }()
+	res, err := AppendFact(home, "Likes green tea.", "User Facts") // not the last section: a rewrite
+	if err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 2 {
+		t.Errorf("%d attempts, want the editor's save to cost exactly one retry", attempts)
+	}
+	want := strings.Replace(edited, "## User Facts\n", "## User Facts\n\n- Likes green tea.\n", 1)
+	if got := readFile(t, filepath.Join(home, "MEMORY.md")); got != want {
+		t.Fatalf("MEMORY.md =\n%s\nwant the editor's save and the fact:\n%s", got, want)
+	}
+	checkLanded(t, home, res, "- Likes green tea.")
+}
+
+// An editor that keeps saving wins: after a few attempts the rewrite gives
+// up with an error, and MEMORY.md is the editor's last save.
+func TestAppendFactGivesUpToABusyEditor(t *testing.T) {
+	home := workspace(t, initialMemory)
+	attempts := 0
+	var last string
+	beforeRename = func(path string) {
+		attempts++
+		// Each save a different size: the check compares size and mtime,
+		// and two saves within one tick of the file clock share an mtime.
+		last = strings.Replace(initialMemory, "## Decisions\n", "## Decisions\n\n- Save"+strings.Repeat("!", attempts)+"\n", 1)
+		if err := os.WriteFile(path, []byte(last), 0o600); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { beforeRename = nil }()
+	_, err := AppendFact(home, "Likes green tea.", "User Facts")
+	if !errors.Is(err, errChanged) {
+		t.Fatalf("err = %v, want errChanged", err)
+	}
+	if attempts != 4 {
+		t.Errorf("%d attempts, want 4", attempts)
+	}
+	if got := readFile(t, filepath.Join(home, "MEMORY.md")); got != last {
+		t.Fatalf("MEMORY.md =\n%s\nwant the editor's last save:\n%s", got, last)
+	}
+}
+
+// syscw is how many write(2) calls the calling thread has made, as the
+// kernel counts them (task I/O accounting). The caller must be locked to
+// its thread.
+func syscw(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/thread-self/io")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "syscw: "); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no syscw in /proc/thread-self/io:\n%s", b)
+	return 0
+}
+
+// An append is one write(2) to its file, so a reader of the file (the
+// index, an editor, tail -f) never meets half an entry written and half
+// not. An append that spans a page boundary, which a kill -9 could still
+// cut between pages, is first saved whole in the journal (one more write,
+// to .memory.journal) so the next writer can finish it. The kernel's own
+// count of this thread's write calls says how many each append made. (A
+// reader racing the write is not what is asserted: Linux extends a file's
+// size page by page during one write, so even a single write can be seen
+// in part.)
+func TestAppendIsOneWrite(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	home := workspace(t, initialMemory)
+	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	long := strings.Repeat("a line of a long note, longer than a page in all\n", 200)
+	if unlock, err := lock(home); err == nil { // the lock file, made once, is not an append's
+		unlock()
+	}
+	for _, c := range []struct {
+		name   string
+		append func() error
+	}{
+		{"new log", func() error { _, err := AppendLog(home, at, "first note\nof the day"); return err }},
+		{"log entry", func() error { _, err := AppendLog(home, at.Add(time.Minute), "second note"); return err }},
+		{"long log entry", func() error { _, err := AppendLog(home, at.Add(2*time.Minute), long); return err }},
+		{"session entry", func() error {
+			_, err := AppendLogEntry(home, at.Add(3*time.Minute), "09:03 · session work", "**user:** hi\n\n**assistant:** hello")
+			return err
+		}},
+		{"fact in the last section", func() error { _, err := AppendFact(home, "Decided on the blue tiles.", "Decisions"); return err }},
+		{"fact in a new section", func() error { _, err := AppendFact(home, "Project Atlas.", "Projects"); return err }},
+	} {
+		sizes := func() (total int64) {
+			for _, f := range []string{"MEMORY.md", "logs/2026-11-20.md"} {
+				if fi, err := os.Stat(filepath.Join(home, f)); err == nil {
+					total += fi.Size()
+				}
+			}
+			return total
+		}
+		logSize := func() int64 {
+			fi, err := os.Stat(filepath.Join(home, "logs/2026-11-20.md"))
+			if err != nil {
+				return 0
+			}
+			return fi.Size()
+		}
+		sizeBefore, logBefore := sizes(), logSize()
+		before := syscw(t)
+		if err := c.append(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		n := syscw(t) - before
+		// Only log appends can be long here; a fact is a line.
+		page := int64(os.Getpagesize())
+		grew := logSize() - logBefore
+		want := int64(1)
+		if grew > 0 && logBefore%page+grew > page {
+			want = 2 // the journal, then the append
+		}
+		if int64(n) != want {
+			t.Errorf("%s: %d write calls (%d bytes appended), want %d", c.name, n, sizes()-sizeBefore, want)
+		}
+		if _, err := os.Stat(filepath.Join(home, journalFile)); !os.IsNotExist(err) {
+			t.Errorf("%s: the journal is left behind: %v", c.name, err)
+		}
 	}
 }

@@ -19,6 +19,8 @@ const (
 
 	qHistory = `SELECT id, key, old_value, new_value, changed_at, command FROM profile_history ORDER BY id`
 
+	qLastChangeOf = `SELECT changed_at FROM profile_history WHERE key = ? ORDER BY id DESC LIMIT 1`
+
 	qInsertProposal = `INSERT INTO profile_proposals (key, value, reason, proposed_by, status, created_at)
 		VALUES (?, ?, ?, ?, 'pending', ?)`
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -268,7 +269,12 @@ func (s *Store) Proposals(ctx context.Context, status string) ([]Proposal, error
 
 // Accept applies pending proposal id on the user's direction d and marks it
 // accepted, in one transaction. ErrNotFound if there is no such proposal,
-// ErrInvalid if it was already decided or no longer validates.
+// ErrInvalid if it was already decided, no longer validates, or is stale:
+// its key was changed after it was made (set, unset or another proposal
+// accepted), so it was judged against a value that is gone and would
+// silently overwrite the user's newer word. A stale or invalid proposal
+// stays pending, for reject. Accepting the value the key already has is
+// never stale: it changes nothing.
 func (s *Store) Accept(ctx context.Context, d Directive, id int64) (Change, error) {
 	if err := d.check(); err != nil {
 		return Change{}, fmt.Errorf("profile accept %d: %w", id, err)
@@ -282,7 +288,10 @@ func (s *Store) Accept(ctx context.Context, d Directive, id int64) (Change, erro
 		// Validation rules may have tightened since the proposal was made.
 		v, err := Validate(p.Key, p.Value)
 		if err != nil {
-			return fmt.Errorf("proposal %d can no longer be applied: %w", id, err)
+			return fmt.Errorf("proposal %d can no longer be applied: %w (drop it with: agent profile reject %d)", id, err, id)
+		}
+		if err := notChangedSince(ctx, tx, p, v); err != nil {
+			return err
 		}
 		if ch, err = s.applyChange(ctx, tx, d, p.Key, &v); err != nil {
 			return err
@@ -378,6 +387,38 @@ func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// notChangedSince refuses proposal p, of normalised value v, when its key
+// was changed after p was made, unless the key already holds v.
+func notChangedSince(ctx context.Context, tx *sql.Tx, p Proposal, v string) error {
+	var cur sql.NullString
+	if err := tx.QueryRowContext(ctx, qGetValue, p.Key).Scan(&cur); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if cur.Valid && cur.String == v {
+		return nil
+	}
+	var at string
+	switch err := tx.QueryRowContext(ctx, qLastChangeOf, p.Key).Scan(&at); {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return err
+	}
+	changed, err := parseTime(at)
+	if err != nil {
+		return err
+	}
+	if !changed.After(p.CreatedAt) {
+		return nil
+	}
+	now := "unset"
+	if cur.Valid {
+		now = strconv.Quote(cur.String)
+	}
+	return invalidf("proposal %d is stale: %s changed after it was proposed (now %s); if you still want %q, set it with agent profile set; drop the proposal with: agent profile reject %d",
+		p.ID, p.Key, now, v, p.ID)
 }
 
 func pendingProposal(ctx context.Context, tx *sql.Tx, id int64) (Proposal, error) {

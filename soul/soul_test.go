@@ -336,6 +336,60 @@ func TestSaveKeepsSymlinkAndMode(t *testing.T) {
 	}
 }
 
+// A write of SOUL.md that fails records no revision: Save and Revert
+// report the error, and the history and the file are as they were. The
+// failure is a real one of the write, not a stand-in: SOUL.md links to a
+// file whose name is as long as a name may be, so the temp file beside it
+// ("." + name + ".tmp" + digits) cannot be created (ENAMETOOLONG), even
+// for root.
+func TestFailedWriteRecordsNoRevision(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	target := filepath.Join(dir, strings.Repeat("s", 250)+".md")
+	writeFile(t, target, initial)
+	path := filepath.Join(dir, "SOUL.md")
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(openDB(t, dir), path, clock())
+	if _, err := s.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const before = "1 user initial"
+	for _, c := range []struct {
+		name  string
+		write func() error
+	}{
+		{"agent save", func() error {
+			_, err := s.Save(ctx, initial+"- I am curious.\n", Agent, "noticed curiosity")
+			return err
+		}},
+		{"user save", func() error { _, err := s.Save(ctx, "# Soul\n\nI am Hermes.\n", User, "rename"); return err }},
+		{"revert", func() error { _, err := s.Revert(ctx, 1); return err }},
+	} {
+		name, write := c.name, c.write
+		if name == "revert" {
+			// Something to revert from: an editor's change, which the
+			// revert records before it tries to write.
+			writeFile(t, target, initial+"- Edited by hand.\n")
+		}
+		want := readFileT(t, target)
+		wantHistory := before
+		if name == "revert" {
+			wantHistory = "2 user edited outside agent\n" + before
+		}
+		if err := write(); err == nil {
+			t.Fatalf("%s: a write that could not happen reported success", name)
+		}
+		if got := summary(t, s); got != wantHistory {
+			t.Errorf("%s: history after the failed write =\n%s\nwant\n%s", name, got, wantHistory)
+		}
+		if got := readFileT(t, target); got != want {
+			t.Errorf("%s: SOUL.md = %q, want it untouched: %q", name, got, want)
+		}
+	}
+}
+
 // TestConcurrentSaves runs two stores on separate connections (as two agent
 // processes would) saving at once: afterwards every save has its revision,
 // and the file holds exactly the latest revision's content.

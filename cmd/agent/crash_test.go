@@ -41,30 +41,54 @@ func (h *harness) workspace(t *testing.T, name string) *harness {
 	return &c
 }
 
-// killAfter starts agent and sends it SIGKILL after delay, unless it has
-// finished by then.
-func (h *harness) killAfter(delay time.Duration, stdin string, extraEnv []string, args ...string) result {
+// killAfter starts agent and sends it SIGKILL at a moment drawn by d,
+// unless it has finished by then; a run that finished is a measurement of
+// how long the command takes, and d learns from it.
+func (h *harness) killAfter(d *runTime, stdin string, extraEnv []string, args ...string) result {
 	cmd, stdout, stderr := h.command(stdin, extraEnv, args...)
+	delay := d.draw()
+	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		h.t.Fatalf("start agent: %v", err)
 	}
 	timer := time.AfterFunc(delay, func() { cmd.Process.Signal(syscall.SIGKILL) })
 	r := wait(cmd, stdout, stderr, args)
 	timer.Stop()
+	if !r.killed {
+		d.finished(time.Since(start))
+	}
 	return r
 }
 
 // timed runs a process to completion and says how long it took: the kill
 // delays are drawn from the time an uninterrupted run needs.
-func (h *harness) timed(stdin string, extraEnv []string, args ...string) time.Duration {
-	h.t.Helper()
+func (c *crashScenario) timed(stdin string, extraEnv []string, args ...string) *runTime {
+	c.t.Helper()
 	start := time.Now()
-	r := h.runEnv(stdin, extraEnv, args...)
+	r := c.h.runEnv(stdin, extraEnv, args...)
 	if r.code != 0 {
-		h.t.Fatalf("unexpected: %s", r)
+		c.t.Fatalf("unexpected: %s", r)
 	}
-	return time.Since(start)
+	return &runTime{rng: c.rng, d: time.Since(start)}
 }
+
+// runTime is how long one command runs uninterrupted, as last measured.
+// The first measurement may be far off (a cold cache, a busy moment), and a
+// machine's speed changes while the test runs; kills drawn from a stale
+// figure mostly land after the process has finished. So every run that
+// finishes before its kill replaces the figure with its own time.
+type runTime struct {
+	rng *rand.Rand
+	d   time.Duration
+}
+
+// draw picks a kill moment in [0, 1.2*d): most land inside the run, some
+// after it, so the finished path is checked under the same conditions.
+func (r *runTime) draw() time.Duration {
+	return time.Duration(r.rng.Int64N(int64(r.d)*6/5 + 1))
+}
+
+func (r *runTime) finished(took time.Duration) { r.d = took }
 
 // crashRounds kills processes until kills of them have landed (bounded at
 // 10 rounds per kill, for a machine so fast that most runs finish first).
@@ -83,12 +107,6 @@ func newCrashScenario(t *testing.T, h *harness) *crashScenario {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	return &crashScenario{t: t, h: h, rng: rand.New(rand.NewPCG(seed, seed>>7))}
-}
-
-// delay draws a kill moment in [0, 1.2*d): most land inside the run, some
-// after it, so the finished path is checked under the same conditions.
-func (c *crashScenario) delay(d time.Duration) time.Duration {
-	return time.Duration(c.rng.Int64N(int64(d)*6/5 + 1))
 }
 
 func (c *crashScenario) run(kills int, round func(i int) result) {
@@ -172,7 +190,7 @@ func crashReindex(t *testing.T, h *harness, kills int) {
 	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
 	c := newCrashScenario(t, h)
 	writeNotes(t, h, c.rng, 120)
-	dFull := h.timed("", nil, "-q", "memory", "reindex", "--full")
+	dFull := c.timed("", nil, "-q", "memory", "reindex", "--full")
 	mutate := func(i int) {
 		// Change a few files as an editor would: append, rewrite, delete, create.
 		files, _ := filepath.Glob(filepath.Join(h.home, "logs", "*.md"))
@@ -191,15 +209,15 @@ func crashReindex(t *testing.T, h *harness, kills int) {
 		}
 	}
 	mutate(-1)
-	dIncr := h.timed("", nil, "-q", "memory", "reindex")
+	dIncr := c.timed("", nil, "-q", "memory", "reindex")
 	checks := 0
 	c.run(kills, func(i int) result {
 		mutate(i)
 		var r result
 		if i%2 == 0 {
-			r = h.killAfter(c.delay(dFull), "", nil, "-q", "memory", "reindex", "--full")
+			r = h.killAfter(dFull, "", nil, "-q", "memory", "reindex", "--full")
 		} else {
-			r = h.killAfter(c.delay(dIncr), "", nil, "-q", "memory", "reindex")
+			r = h.killAfter(dIncr, "", nil, "-q", "memory", "reindex")
 		}
 		if i%2 == 1 {
 			converge(t, h, i%10 == 9)
@@ -267,10 +285,10 @@ func crashSoul(t *testing.T, h *harness, kills int) {
 		t.Fatal("the long persona was not saved")
 	}
 	contents := map[string]string{sha(short): "revision 1", sha(long.String()): "revision 2"}
-	d := h.timed("", nil, "-q", "soul", "revert", "1")
 	c := newCrashScenario(t, h)
+	d := c.timed("", nil, "-q", "soul", "revert", "1")
 	c.run(kills, func(i int) result {
-		r := h.killAfter(c.delay(d), "", nil, "-q", "soul", "revert", strconv.Itoa(1+i%2))
+		r := h.killAfter(d, "", nil, "-q", "soul", "revert", strconv.Itoa(1+i%2))
 		got := h.read("SOUL.md")
 		if _, ok := contents[sha(got)]; !ok {
 			t.Fatalf("round %d: SOUL.md is neither the old nor the new content (%d bytes):\n%s", i, len(got), clipTestOut(got))
@@ -314,12 +332,12 @@ func crashLog(t *testing.T, h *harness, kills int) {
 		fmt.Fprintf(&b, "END %d\n", i)
 		return b.String()
 	}
-	d := h.timed(note(-1, 300), nil, "-q", "log", "-")
+	d := c.timed(note(-1, 300), nil, "-q", "log", "-")
 	var results []result
 	var notes []string
 	c.run(kills, func(i int) result {
 		notes = append(notes, note(i, 1+c.rng.IntN(300)))
-		r := h.killAfter(c.delay(d), notes[i], nil, "-q", "log", "-")
+		r := h.killAfter(d, notes[i], nil, "-q", "log", "-")
 		results = append(results, r)
 		return r
 	})
@@ -364,11 +382,11 @@ func crashSession(t *testing.T, h *harness, kills int) {
 	want := strings.TrimSpace(reply.String())
 	srv.Default(ollamatest.Text(want))
 	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
-	d := h.timed("", nil, "-q", "chat", "--session", "crash", "warm up")
 	c := newCrashScenario(t, h)
+	d := c.timed("", nil, "-q", "chat", "--session", "crash", "warm up")
 	var results []result
 	c.run(kills, func(i int) result {
-		r := h.killAfter(c.delay(d), "", nil, "-q", "chat", "--session", "crash", fmt.Sprintf("turn %d", i))
+		r := h.killAfter(d, "", nil, "-q", "chat", "--session", "crash", fmt.Sprintf("turn %d", i))
 		if r.code == 0 && r.stdout != want+"\n" {
 			t.Fatalf("round %d: exit 0 but the reply printed was %q", i, clipTestOut(r.stdout))
 		}

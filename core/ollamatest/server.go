@@ -386,10 +386,14 @@ func plan(req api.ChatRequest, reply Reply) answer {
 }
 
 // stream answers as Ollama does by default: NDJSON, one chunk per line,
-// flushed as it goes, ending with a done:true chunk carrying the metrics.
+// ending with a done:true chunk carrying the metrics. Nothing is flushed
+// chunk by chunk: a reply goes out in one piece when the handler returns,
+// or, for a Cut or Stall, in one flush before the cut or silence. The only
+// silence a client sees is thus the scripted one, never a gap between two
+// chunks on a busy machine: a test's short stall timeout trips where the
+// script says and nowhere else.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, req api.ChatRequest, reply Reply) {
 	a := plan(req, reply)
-	flusher, _ := w.(http.Flusher)
 	started := false
 	send := func(v any) {
 		if !started {
@@ -398,9 +402,6 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req api.ChatRequ
 		}
 		b, _ := json.Marshal(v)
 		w.Write(append(b, '\n'))
-		if flusher != nil {
-			flusher.Flush()
-		}
 	}
 	chunk := func(msg api.Message) api.ChatResponse {
 		return api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: msg}
@@ -452,11 +453,15 @@ func (s *Server) whole(w http.ResponseWriter, r *http.Request, req api.ChatReque
 
 // broken carries out a reply scripted to fail the connection (Cut or
 // Stall), the same way whether it streams or not; false means neither.
+// What was written goes out first: the text reaches the client whole
+// before the cut or the silence.
 func (s *Server) broken(w http.ResponseWriter, r *http.Request, reply Reply) bool {
 	switch {
 	case reply.Cut:
+		flush(w)
 		s.hangUp(w)
 	case reply.Stall:
+		flush(w)
 		s.hold(r)
 	default:
 		return false
@@ -484,6 +489,15 @@ func (s *Server) hold(r *http.Request) {
 	select {
 	case <-r.Context().Done():
 	case <-s.stop:
+	}
+}
+
+// flush sends what the handler has written so far; with nothing written it
+// sends nothing, not even the headers (a reply stalled before its first
+// byte stays silent).
+func flush(w http.ResponseWriter) {
+	if f, ok := w.(http.Flusher); ok && w.Header().Get("Content-Type") != "" {
+		f.Flush()
 	}
 }
 

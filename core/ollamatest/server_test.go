@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ollama/ollama/api"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -103,6 +105,35 @@ func TestChatToolCallsAndNonStreaming(t *testing.T) {
 	}
 	if !resp.Done || resp.Message.Content != "all done now" || resp.DoneReason != "stop" {
 		t.Errorf("stream:false reply = %s", body)
+	}
+}
+
+// A stalled reply's text reaches the client in one piece, before the
+// silence: the fake writes it in one flush, so the first read of the raw
+// connection holds the headers and every chunk. A client's stall timeout,
+// however short, can thus only trip in the scripted silence, never between
+// two chunks on a busy machine.
+func TestStalledReplyArrivesInOnePiece(t *testing.T) {
+	srv := ollamatest.New(t)
+	srv.Script(ollamatest.Stall("The answer is forty two"))
+	conn, err := net.Dial("tcp", srv.Host())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"model":"llama3.2","messages":[{"role":"user","content":"q"}]}`
+	fmt.Fprintf(conn, "POST /api/chat HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", srv.Host(), len(body), body)
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second)) // fails the test only if nothing comes at all
+	buf := make([]byte, 64<<10)
+	n, err := conn.Read(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(buf[:n])
+	for _, c := range ollamatest.Chunks("The answer is forty two") {
+		if !strings.Contains(got, fmt.Sprintf(`"content":%q`, c)) {
+			t.Fatalf("the first read lacks chunk %q:\n%s", c, got)
+		}
 	}
 }
 

@@ -10,8 +10,8 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
