@@ -14,6 +14,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
 
+	"agent/core/jobs"
 	"agent/core/reminders"
 	"agent/profile"
 	"agent/soul"
@@ -38,6 +39,7 @@ func stateMigrations() []migrationSet {
 		{"soul", soul.Migrations},
 		{"core", sessionMigrations},
 		{"reminders", reminders.Migrations},
+		{"jobs", jobs.Migrations},
 	}
 }
 
