@@ -17,6 +17,7 @@ require (
 
 require (
 	github.com/AlekSi/pointer v1.0.0 // indirect
+	github.com/google/renameio/v2 v2.0.2 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/olebedev/when v1.1.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect

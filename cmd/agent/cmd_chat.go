@@ -166,6 +166,7 @@ func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	chat.Now = a.now
 	chat.Notify = func(msg string) { a.warnf("%s", msg) }
 	s := &chatSession{ws: ws, chat: chat, ollama: o, mem: mem}
+	a.remindersAtChatStart(ctx, ws)
 	switch {
 	case cmd.Bool("continue"):
 		s.session, err = chat.Sessions.Latest(ctx)

@@ -118,6 +118,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.profileCommand(),
 			a.soulCommand(),
 			a.doctorCommand(),
+			a.remindCommand(), a.remindersCommand(), a.jobsCommand(),
 		},
 	}
 	setUsageErrors(root)
