@@ -2,8 +2,8 @@ package jobs
 
 import (
 	"context"
-	"errors"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
