@@ -205,19 +205,17 @@ func (a *app) runTick(ctx context.Context, st *jobs.Store, ws *core.Workspace) e
 		return err
 	}
 	outcomes, err := tk.Tick(ctx)
-	var failed error
+	// A failed job makes the tick exit 1; only deferred ones, exit 4.
+	var worst error
 	for _, o := range outcomes {
-		if e := a.reportOutcome(o); e != nil && failed == nil {
-			failed = e
+		if e := a.reportOutcome(o); e != nil && (worst == nil || exitCode(e) == exitFailure) {
+			worst = e
 		}
 	}
 	if err != nil {
 		return err
 	}
-	if failed != nil {
-		return silentExit(exitFailure)
-	}
-	return nil
+	return worst
 }
 
 // reportOutcome says on stderr how a run ended; a failed run is an error
