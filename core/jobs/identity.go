@@ -65,7 +65,11 @@ func Health(ctx context.Context, db *sql.DB) (ok bool, detail, fix string, err e
 		return false, "job " + strings.Join(broken, "; job "),
 			fmt.Sprintf("agent jobs history %s, fix the cause, then: agent jobs enable %s", name, name), nil
 	}
-	return true, fmt.Sprintf("%d jobs, %d enabled", len(all), on), "", nil
+	noun := "jobs"
+	if len(all) == 1 {
+		noun = "job"
+	}
+	return true, fmt.Sprintf("%d %s, %d enabled", len(all), noun, on), "", nil
 }
 
 func cutRunes(s string, n int) string {
