@@ -114,6 +114,40 @@ e2e_chat() {
 	check "chat with a model not installed: exit 4, says what to pull" eval 'code_is 4 && err_has "model nosuch:latest not found: run .ollama pull nosuch:latest."'
 }
 
+# e2e_time: a reminder delivered by the tick, and a chat job that the tick
+# runs against the real server, whose reply lands in today's log and index.
+e2e_time() {
+	ag remind "stretch your legs" --at +1s
+	check "remind --at +1s: exit 0, the reminder on stdout" eval 'code_is 0 && out_has "^[0-9]+	[^	]+	pending	stretch your legs\$"'
+	local id="${OUT%%	*}"
+	sleep 2
+	ag jobs tick
+	check "jobs tick prints the due reminder" eval 'code_is 0 && out_has "^reminder $id \(due [^)]+\): stretch your legs\$"'
+	ag jobs tick
+	check "a second tick does not print it again" eval 'code_is 0 && [ -z "$OUT" ]'
+	ag reminders done "$id"
+	check "reminders done" code_is 0
+
+	ag jobs add brief --schedule "* * * * *" -- chat "Write my morning brief from today's log"
+	check "jobs add of a chat job" code_is 0
+	ag jobs show brief --json
+	local next wait
+	next="$(grep -o '"next_at":"[^"]*"' <<<"$OUT" | cut -d'"' -f4)"
+	wait=$(($(date -d "$next" +%s) - $(date +%s) + 1))
+	check "the job is due within a minute (waiting ${wait}s)" eval '[ "$wait" -ge 1 ] && [ "$wait" -le 61 ]'
+	sleep "$wait"
+	ag jobs tick
+	check "jobs tick runs the chat job against the real Ollama" eval 'code_is 0 && err_has "^agent: job brief: ok\$"'
+	local today
+	today="$(date +%Y-%m-%d)"
+	check "its reply is in today's log under the job's heading" \
+		eval 'grep -Eq "^### [0-9]{2}:[0-9]{2} job brief\$" "$AGENT_HOME/logs/$today.md"'
+	ag memory search brief
+	check "memory search finds the job's entry" eval 'code_is 0 && out_has "^logs/$today.md	[0-9]+	[0-9]+	[0-9:]+ job brief	"'
+	ag jobs history brief
+	check "the run is in the job's history" eval 'code_is 0 && out_has "^[0-9]+	brief	[^	]+	tick	ok	0	"'
+}
+
 start=$SECONDS
 ollama_up || {
 	echo "e2e: could not start Ollama"
@@ -128,6 +162,7 @@ mkdir -p "$HOME"
 e2e_setup
 e2e_doctor
 e2e_chat
+e2e_time
 
 echo "e2e: took $((SECONDS - start))s"
 echo "e2e: $passed passed, $failed failed"
