@@ -48,6 +48,7 @@ func (a *app) chatCommand() *cli.Command {
 			sess.chat.NoLog = cmd.Bool("no-log")
 			sess.ollama.LoadTimeout = cmd.Duration("load-timeout")
 			sess.ollama.StallTimeout = cmd.Duration("stall-timeout")
+			a.remindersAtChatStart(ctx, sess.ws)
 			if message == "" && !piped && a.io.InTTY {
 				return a.repl(ctx, sess)
 			}
@@ -166,7 +167,6 @@ func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	chat.Now = a.now
 	chat.Notify = func(msg string) { a.warnf("%s", msg) }
 	s := &chatSession{ws: ws, chat: chat, ollama: o, mem: mem}
-	a.remindersAtChatStart(ctx, ws)
 	switch {
 	case cmd.Bool("continue"):
 		s.session, err = chat.Sessions.Latest(ctx)

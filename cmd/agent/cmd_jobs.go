@@ -191,12 +191,10 @@ func (a *app) runTick(ctx context.Context, st *jobs.Store, ws *core.Workspace) e
 	}
 	for _, r := range due {
 		line := fmt.Sprintf("reminder %d (due %s): %s", r.ID, reminders.Format(r.DueAt, loc), r.Text)
-		if a.jsonOut {
-			if err := a.printReminders([]reminders.Reminder{r}, loc); err != nil {
+		if !a.jsonOut {
+			if _, err := fmt.Fprintln(a.io.Out, line); err != nil {
 				return err
 			}
-		} else if _, err := fmt.Fprintln(a.io.Out, line); err != nil {
-			return err
 		}
 		desktopNotify(ctx, r.Text, line)
 	}
@@ -207,9 +205,16 @@ func (a *app) runTick(ctx context.Context, st *jobs.Store, ws *core.Workspace) e
 	outcomes, err := tk.Tick(ctx)
 	// A failed job makes the tick exit 1; only deferred ones, exit 4.
 	var worst error
+	ran := make([]tickJobJSON, 0, len(outcomes))
 	for _, o := range outcomes {
 		if e := a.reportOutcome(o); e != nil && (worst == nil || exitCode(e) == exitFailure) {
 			worst = e
+		}
+		ran = append(ran, tickJobJSON{o.Job, o.RunID, o.Status, o.ExitCode, o.Disabled})
+	}
+	if a.jsonOut {
+		if e := a.writeJSON(tickJSON{remindersJSON(due), ran}); e != nil {
+			return e
 		}
 	}
 	if err != nil {
@@ -217,6 +222,22 @@ func (a *app) runTick(ctx context.Context, st *jobs.Store, ws *core.Workspace) e
 	}
 	return worst
 }
+
+// tickJSON is what `agent jobs tick --json` prints: the reminders it
+// delivered and the runs it made.
+type (
+	tickJSON struct {
+		Reminders []reminderJSON `json:"reminders"`
+		Jobs      []tickJobJSON  `json:"jobs"`
+	}
+	tickJobJSON struct {
+		Job      string `json:"job"`
+		RunID    int64  `json:"run_id"`
+		Status   string `json:"status"`
+		ExitCode int    `json:"exit_code"`
+		Disabled bool   `json:"disabled"`
+	}
+)
 
 // reportOutcome says on stderr how a run ended; a failed run is an error
 // (exit 1), a deferred one exit 4.
@@ -416,7 +437,17 @@ func (a *app) jobsInstallCommand() *cli.Command {
 					return err
 				}
 			}
-			a.infof("written; start it with: systemctl --user daemon-reload && systemctl --user enable --now %s", tickTimer)
+			start := "systemctl --user daemon-reload && systemctl --user enable --now " + tickTimer
+			if _, err := exec.LookPath("systemctl"); err != nil {
+				a.infof("written to %s; start it with: %s", dir, start)
+				return nil
+			}
+			for _, args := range [][]string{{"--user", "daemon-reload"}, {"--user", "enable", "--now", tickTimer}} {
+				if out, err := exec.CommandContext(ctx, "systemctl", args...).CombinedOutput(); err != nil {
+					return fmt.Errorf("units written to %s, but systemctl %s failed: %v: %s\nstart it yourself with: %s", dir, strings.Join(args, " "), err, strings.TrimSpace(string(out)), start)
+				}
+			}
+			a.infof("installed and started %s (see: systemctl --user list-timers)", tickTimer)
 			return nil
 		},
 	}

@@ -136,19 +136,23 @@ type reminderJSON struct {
 	DeliveredAt *string `json:"delivered_at"`
 }
 
+func remindersJSON(list []reminders.Reminder) []reminderJSON {
+	out := make([]reminderJSON, 0, len(list))
+	for _, r := range list {
+		j := reminderJSON{ID: r.ID, Text: r.Text, DueAt: jsonTime(r.DueAt), Status: r.Status, CreatedBy: r.CreatedBy, CreatedAt: jsonTime(r.CreatedAt)}
+		if r.DeliveredAt != nil {
+			d := jsonTime(*r.DeliveredAt)
+			j.DeliveredAt = &d
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
 func (a *app) printReminders(list []reminders.Reminder, loc *time.Location) error {
 	switch {
 	case a.jsonOut:
-		out := make([]reminderJSON, 0, len(list))
-		for _, r := range list {
-			j := reminderJSON{ID: r.ID, Text: r.Text, DueAt: jsonTime(r.DueAt), Status: r.Status, CreatedBy: r.CreatedBy, CreatedAt: jsonTime(r.CreatedAt)}
-			if r.DeliveredAt != nil {
-				d := jsonTime(*r.DeliveredAt)
-				j.DeliveredAt = &d
-			}
-			out = append(out, j)
-		}
-		return a.writeJSON(out)
+		return a.writeJSON(remindersJSON(list))
 	case a.io.OutTTY:
 		if len(list) == 0 {
 			return nil
