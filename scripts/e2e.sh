@@ -81,39 +81,6 @@ e2e_doctor() {
 	check "doctor with Ollama unreachable: says how to start it" out_has "^fail	ollama	cannot reach Ollama at http://127.0.0.1:1: is 'ollama serve' running\\?	"
 }
 
-# e2e_chat: `agent chat` through the real server. The tiny model's replies
-# are 8 printable characters of noise (num_predict 8 in its Modelfile); its
-# tokenizer counts about one token per character, so prompt_eval_count is
-# about the prompt's length in characters — more than our estimate.
-json_int() { grep -o "\"$1\":[0-9]*" <<<"$OUT" | head -n 1 | cut -d: -f2; }
-layer_tokens() { grep -o "{\"name\":\"$1\",[^}]*}" <<<"$OUT" | grep -o '"tokens":[0-9]*' | cut -d: -f2; }
-
-e2e_chat() {
-	ag profile set agent.name Atlas
-	ag profile set user.name Igor
-	ag log "Booked flights to Lisbon for the fourth of December"
-
-	ag chat "hello, when do I fly to Lisbon?"
-	check "chat one-shot: exit 0, a reply on stdout, stderr empty" eval 'code_is 0 && err_empty && [ -n "$OUT" ]'
-
-	ag chat --continue --json "and when do I fly back from Lisbon?"
-	check "chat --continue --json: exit 0, stderr empty" eval 'code_is 0 && err_empty'
-	check "chat --json: the reply and the model's counts" out_has '"reply":"[^"]+".*"prompt_eval_count":[1-9][0-9]*,"eval_count":[1-9]'
-	local pec fixed
-	pec="$(json_int prompt_eval_count)"
-	fixed=$(( $(layer_tokens system) + $(layer_tokens soul) + $(layer_tokens profile) ))
-	check "the whole layered prompt reached the model: prompt_eval_count $pec >= layers 1-3 estimate $fixed" \
-		eval '[ "${pec:-0}" -ge "$fixed" ] && [ "$fixed" -gt 0 ]'
-	check "chat --continue carried the first exchange as history" out_has '"name":"history","source":"session [^"]+","tokens":[0-9]+,"chars":[0-9]+,"items":2'
-	check "chat recalled the log entry" out_has '"name":"memory","source":"index: [1-9]'
-
-	ag sessions show --json
-	check "both turns stored in the session" eval '[ "$(grep -o "\"role\":\"assistant\"" <<<"$OUT" | wc -l)" = 2 ] && out_has "fly back from Lisbon"'
-
-	ag --model nosuch chat "hi"
-	check "chat with a model not installed: exit 4, says what to pull" eval 'code_is 4 && err_has "model nosuch:latest not found: run .ollama pull nosuch:latest."'
-}
-
 # e2e_time: a reminder delivered by the tick, and a chat job that the tick
 # runs against the real server, whose reply lands in today's log and index.
 e2e_time() {
@@ -148,6 +115,39 @@ e2e_time() {
 	check "the run is in the job's history" eval 'code_is 0 && out_has "^[0-9]+	brief	[^	]+	tick	ok	0	"'
 }
 
+# e2e_chat: `agent chat` through the real server. The tiny model's replies
+# are 8 printable characters of noise (num_predict 8 in its Modelfile); its
+# tokenizer counts about one token per character, so prompt_eval_count is
+# about the prompt's length in characters — more than our estimate.
+json_int() { grep -o "\"$1\":[0-9]*" <<<"$OUT" | head -n 1 | cut -d: -f2; }
+layer_tokens() { grep -o "{\"name\":\"$1\",[^}]*}" <<<"$OUT" | grep -o '"tokens":[0-9]*' | cut -d: -f2; }
+
+e2e_chat() {
+	ag profile set agent.name Atlas
+	ag profile set user.name Igor
+	ag log "Booked flights to Lisbon for the fourth of December"
+
+	ag chat "hello, when do I fly to Lisbon?"
+	check "chat one-shot: exit 0, a reply on stdout, stderr empty" eval 'code_is 0 && err_empty && [ -n "$OUT" ]'
+
+	ag chat --continue --json "and when do I fly back from Lisbon?"
+	check "chat --continue --json: exit 0, stderr empty" eval 'code_is 0 && err_empty'
+	check "chat --json: the reply and the model's counts" out_has '"reply":"[^"]+".*"prompt_eval_count":[1-9][0-9]*,"eval_count":[1-9]'
+	local pec fixed
+	pec="$(json_int prompt_eval_count)"
+	fixed=$(( $(layer_tokens system) + $(layer_tokens soul) + $(layer_tokens profile) ))
+	check "the whole layered prompt reached the model: prompt_eval_count $pec >= layers 1-3 estimate $fixed" \
+		eval '[ "${pec:-0}" -ge "$fixed" ] && [ "$fixed" -gt 0 ]'
+	check "chat --continue carried the first exchange as history" out_has '"name":"history","source":"session [^"]+","tokens":[0-9]+,"chars":[0-9]+,"items":2'
+	check "chat recalled the log entry" out_has '"name":"memory","source":"index: [1-9]'
+
+	ag sessions show --json
+	check "both turns stored in the session" eval '[ "$(grep -o "\"role\":\"assistant\"" <<<"$OUT" | wc -l)" = 2 ] && out_has "fly back from Lisbon"'
+
+	ag --model nosuch chat "hi"
+	check "chat with a model not installed: exit 4, says what to pull" eval 'code_is 4 && err_has "model nosuch:latest not found: run .ollama pull nosuch:latest."'
+}
+
 start=$SECONDS
 ollama_up || {
 	echo "e2e: could not start Ollama"
@@ -160,9 +160,9 @@ export HOME="$work/home" AGENT_HOME="$work/ws" AGENT_MODEL="$OLLAMA_TINY_MODEL" 
 mkdir -p "$HOME"
 
 e2e_setup
+e2e_time
 e2e_doctor
 e2e_chat
-e2e_time
 
 echo "e2e: took $((SECONDS - start))s"
 echo "e2e: $passed passed, $failed failed"
