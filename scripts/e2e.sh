@@ -62,28 +62,14 @@ e2e_setup() {
 	check "agent memory reindex builds the index" code_is 0
 }
 
-e2e_doctor() {
-	ag doctor
-	check "doctor: every check ok, exit 0, stderr empty" eval 'code_is 0 && err_empty && [ "$(grep -c "^ok	" <<<"$OUT")" = 7 ]'
-	check "doctor: the real server's version and address" out_has "^ok	ollama	version $OLLAMA_VERSION at http://$OLLAMA_HOST	\$"
-	check "doctor: the model and its context length from /api/show" out_has "^ok	model	tiny:latest, context length 8192, llama 86K unknown	\$"
-
-	ag doctor --json
-	check "doctor --json: ok true, exit 0" eval 'code_is 0 && err_empty && out_has "^\{\"ok\":true,\"checks\":\["'
-	check "doctor --json: model check with context length" out_has '\{"name":"model","ok":true,"detail":"tiny:latest, context length 8192[^"]*","fix":""\}'
-
-	ag --model nosuch doctor
-	check "doctor with a model not installed: exit 4" code_is 4
-	check "doctor with a model not installed: says what to pull" out_has "^fail	model	nosuch:latest not installed	ollama pull nosuch\$"
-
-	OLLAMA_HOST=127.0.0.1:1 ag doctor
-	check "doctor with Ollama unreachable: exit 4" code_is 4
-	check "doctor with Ollama unreachable: says how to start it" out_has "^fail	ollama	cannot reach Ollama at http://127.0.0.1:1: is 'ollama serve' running\\?	"
-}
-
 # e2e_time: a reminder delivered by the tick, and a chat job that the tick
 # runs against the real server, whose reply lands in today's log and index.
+# It runs in a workspace of its own so that its entries and sessions change
+# nothing the other checks see.
 e2e_time() {
+	local -x AGENT_HOME="$work/ws-time"
+	ag init
+	check "time: a workspace of its own" code_is 0
 	ag remind "stretch your legs" --at +1s
 	check "remind --at +1s: exit 0, the reminder on stdout" eval 'code_is 0 && out_has "^[0-9]+	[^	]+	pending	stretch your legs\$"'
 	local id="${OUT%%	*}"
@@ -113,6 +99,25 @@ e2e_time() {
 	check "memory search finds the job's entry" eval 'code_is 0 && out_has "^logs/$today.md	[0-9]+	[0-9]+	[0-9:]+ job brief	"'
 	ag jobs history brief
 	check "the run is in the job's history" eval 'code_is 0 && out_has "^[0-9]+	brief	[^	]+	tick	ok	0	"'
+}
+
+e2e_doctor() {
+	ag doctor
+	check "doctor: every check ok, exit 0, stderr empty" eval 'code_is 0 && err_empty && [ "$(grep -c "^ok	" <<<"$OUT")" = 7 ]'
+	check "doctor: the real server's version and address" out_has "^ok	ollama	version $OLLAMA_VERSION at http://$OLLAMA_HOST	\$"
+	check "doctor: the model and its context length from /api/show" out_has "^ok	model	tiny:latest, context length 8192, llama 86K unknown	\$"
+
+	ag doctor --json
+	check "doctor --json: ok true, exit 0" eval 'code_is 0 && err_empty && out_has "^\{\"ok\":true,\"checks\":\["'
+	check "doctor --json: model check with context length" out_has '\{"name":"model","ok":true,"detail":"tiny:latest, context length 8192[^"]*","fix":""\}'
+
+	ag --model nosuch doctor
+	check "doctor with a model not installed: exit 4" code_is 4
+	check "doctor with a model not installed: says what to pull" out_has "^fail	model	nosuch:latest not installed	ollama pull nosuch\$"
+
+	OLLAMA_HOST=127.0.0.1:1 ag doctor
+	check "doctor with Ollama unreachable: exit 4" code_is 4
+	check "doctor with Ollama unreachable: says how to start it" out_has "^fail	ollama	cannot reach Ollama at http://127.0.0.1:1: is 'ollama serve' running\\?	"
 }
 
 # e2e_chat: `agent chat` through the real server. The tiny model's replies
