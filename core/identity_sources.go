@@ -2,10 +2,15 @@ package core
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"strings"
 	"time"
 
 	"agent/core/distill"
+	"agent/core/jobs"
+	"agent/core/reminders"
+	"agent/profile"
 )
 
 // recentDigestTokens is the share of the identity section (~400 tokens in
@@ -37,4 +42,65 @@ func (d digestIdentity) Identity(ctx context.Context, today time.Time) ([]Identi
 		return nil, nil
 	}
 	return []IdentityBlock{{Section: SectionRecent, Lines: lines}}, nil
+}
+
+// Shares of the identity section (~400 tokens in all) for what is pending
+// and what is scheduled: a few lines each, then how many more and where.
+const (
+	identityReminders = 3
+	identityJobs      = 3
+)
+
+// timeIdentity shows the reminders that are due (PENDING, most overdue
+// first) and the enabled jobs with their schedules in words. Reminders
+// change the section when one falls due or is done, jobs when one is added,
+// changed or disabled: state, not the clock's every minute.
+type timeIdentity struct{ db *sql.DB }
+
+func (d timeIdentity) Identity(ctx context.Context, today time.Time) ([]IdentityBlock, error) {
+	tz, _, err := profile.NewStore(d.db, time.Now).Get(ctx, "user.timezone")
+	if err != nil {
+		return nil, err
+	}
+	loc, _ := UserZone(tz, nil)
+	pending, err := reminders.PendingLines(ctx, d.db, today, loc)
+	if err != nil {
+		return nil, err
+	}
+	scheduled, err := jobs.IdentityLines(ctx, d.db)
+	if err != nil {
+		return nil, err
+	}
+	var blocks []IdentityBlock
+	if lines := identityLines(pending, identityReminders, "agent reminders list"); len(lines) > 0 {
+		blocks = append(blocks, IdentityBlock{Section: SectionPending, Lines: lines})
+	}
+	if lines := identityLines(scheduled, identityJobs, "agent jobs list"); len(lines) > 0 {
+		blocks = append(blocks, IdentityBlock{Section: SectionJobs, Lines: lines})
+	}
+	return blocks, nil
+}
+
+// identityLines keeps at most max of a capability's lines, each one
+// neutralised line (they hold the user's and the model's words), and says
+// how many more there are and where to see them.
+func identityLines(lines []string, max int, more string) []string {
+	var out []string
+	n := 0
+	for _, l := range lines {
+		l = strings.TrimPrefix(strings.TrimSpace(l), "- ")
+		var k int
+		if _, err := fmt.Sscanf(l, "… and %d more", &k); err == nil {
+			n += k // the package's own "more" line: ours counts them in
+			continue
+		}
+		n++
+		if len(out) < max {
+			out = append(out, oneLine(l, 160))
+		}
+	}
+	if n > max {
+		out = append(out, fmt.Sprintf("… and %d more (%s)", n-max, more))
+	}
+	return out
 }

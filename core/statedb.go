@@ -21,6 +21,8 @@ import (
 	"agent/core/memrev"
 	"agent/index/sqlitedb"
 	"agent/memory/confined"
+	"agent/core/jobs"
+	"agent/core/reminders"
 	"agent/profile"
 	"agent/soul"
 )
@@ -46,6 +48,8 @@ func stateMigrations() []migrationSet {
 		{"memrev", memrev.Migrations},
 		{"distill", distill.Migrations},
 		{"mcp", mcp.Migrations},
+		{"reminders", reminders.Migrations},
+		{"jobs", jobs.Migrations},
 	}
 }
 

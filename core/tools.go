@@ -51,6 +51,7 @@ func builtinTools() []tool {
 		toolLogNote,
 		toolSoulUpdate,
 		toolProfilePropose,
+		toolReminderAdd, toolReminderList,
 	}
 }
 

@@ -64,6 +64,45 @@ e2e_setup() {
 	check "agent memory reindex builds the index" code_is 0
 }
 
+# e2e_time: a reminder delivered by the tick, and a chat job that the tick
+# runs against the real server, whose reply lands in today's log and index.
+# It runs in a workspace of its own so that its entries and sessions change
+# nothing the other checks see.
+e2e_time() {
+	local -x AGENT_HOME="$work/ws-time"
+	ag init
+	check "time: a workspace of its own" code_is 0
+	ag remind "stretch your legs" --at +1s
+	check "remind --at +1s: exit 0, the reminder on stdout" eval 'code_is 0 && out_has "^[0-9]+	[^	]+	pending	stretch your legs\$"'
+	local id="${OUT%%	*}"
+	sleep 2
+	ag jobs tick
+	check "jobs tick prints the due reminder" eval 'code_is 0 && out_has "^reminder $id \(due [^)]+\): stretch your legs\$"'
+	ag jobs tick
+	check "a second tick does not print it again" eval 'code_is 0 && [ -z "$OUT" ]'
+	ag reminders done "$id"
+	check "reminders done" code_is 0
+
+	ag jobs add brief --schedule "* * * * *" -- chat "Write my morning brief from today's log"
+	check "jobs add of a chat job" code_is 0
+	ag jobs show brief --json
+	local next wait
+	next="$(grep -o '"next_at":"[^"]*"' <<<"$OUT" | cut -d'"' -f4)"
+	wait=$(($(date -d "$next" +%s) - $(date +%s) + 1))
+	check "the job is due within a minute (waiting ${wait}s)" eval '[ "$wait" -ge 1 ] && [ "$wait" -le 61 ]'
+	sleep "$wait"
+	ag jobs tick
+	check "jobs tick runs the chat job against the real Ollama" eval 'code_is 0 && err_has "^agent: job brief: ok\$"'
+	local today
+	today="$(date +%Y-%m-%d)"
+	check "its reply is in today's log under the job's heading" \
+		eval 'grep -Eq "^### [0-9]{2}:[0-9]{2} job brief\$" "$AGENT_HOME/logs/$today.md"'
+	ag memory search brief
+	check "memory search finds the job's entry" eval 'code_is 0 && out_has "^logs/$today.md	[0-9]+	[0-9]+	[0-9:]+ job brief	"'
+	ag jobs history brief
+	check "the run is in the job's history" eval 'code_is 0 && out_has "^[0-9]+	brief	[^	]+	tick	ok	0	"'
+}
+
 e2e_doctor() {
 	ag doctor
 	check "doctor: every check ok, exit 0, stderr empty" eval 'code_is 0 && err_empty && [ "$(grep -c "^ok	" <<<"$OUT")" = 7 ]'
@@ -295,6 +334,7 @@ export HOME="$work/home" AGENT_HOME="$work/ws" AGENT_MODEL="$OLLAMA_TINY_MODEL" 
 mkdir -p "$HOME"
 
 e2e_setup
+e2e_time
 e2e_doctor
 e2e_memory_read
 e2e_chat

@@ -52,6 +52,7 @@ func (a *app) chatCommand() *cli.Command {
 			sess.chat.NoLog = cmd.Bool("no-log")
 			sess.ollama.LoadTimeout = cmd.Duration("load-timeout")
 			sess.ollama.StallTimeout = cmd.Duration("stall-timeout")
+			a.remindersAtChatStart(ctx, sess.ws)
 			if message == "" && !piped && a.io.InTTY {
 				return a.repl(ctx, sess)
 			}

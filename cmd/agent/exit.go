@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"agent/core"
+	"agent/core/jobs"
+	"agent/core/reminders"
 	"agent/index"
 	"agent/index/sqlitedb"
 	"agent/memory"
@@ -68,6 +70,10 @@ var exitCodes = []struct {
 	{memory.ErrNotFound, exitNotFound},
 	{index.ErrInvalid, exitUsage},
 	{index.ErrNotFound, exitNotFound},
+	{reminders.ErrInvalid, exitUsage},
+	{reminders.ErrNotFound, exitNotFound},
+	{jobs.ErrInvalid, exitUsage},
+	{jobs.ErrNotFound, exitNotFound},
 }
 
 func exitCode(err error) int {

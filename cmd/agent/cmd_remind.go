@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"agent/core"
+	"agent/core/reminders"
+)
+
+func (a *app) remindCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "remind",
+		Usage:     "set a reminder: agent remind TEXT --at WHEN (\"tomorrow 9:00\", \"fri 18:00\", +2h, 2026-12-04T18:00)",
+		ArgsUsage: "TEXT|-",
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "at", Usage: "when, in user.timezone", Required: true}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			text, err := a.textArg(cmd, "reminder")
+			if err != nil {
+				return err
+			}
+			return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
+				due, err := reminders.Parse(cmd.String("at"), a.now(), loc)
+				if err != nil {
+					return err
+				}
+				r, err := st.Add(ctx, text, due, reminders.ByUser)
+				if err != nil {
+					return err
+				}
+				a.infof("reminder %d set for %s", r.ID, reminders.Format(r.DueAt, loc))
+				return a.printReminders([]reminders.Reminder{r}, loc)
+			})
+		},
+	}
+}
+
+func (a *app) remindersCommand() *cli.Command {
+	list := func(ctx context.Context, cmd *cli.Command) error {
+		if cmd.Args().Present() {
+			return usagef("unknown command %q for \"reminders\" (run: agent reminders --help)", cmd.Args().First())
+		}
+		return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
+			var list []reminders.Reminder
+			var err error
+			if cmd.Bool("all") {
+				list, err = st.All(ctx)
+			} else {
+				list, err = st.Pending(ctx)
+			}
+			if err != nil {
+				return err
+			}
+			if len(list) == 0 && !a.jsonOut {
+				a.infof("no pending reminders (set one with: agent remind TEXT --at WHEN)")
+			}
+			return a.printReminders(list, loc)
+		})
+	}
+	allFlag := &cli.BoolFlag{Name: "all", Usage: "include done and removed reminders"}
+	change := func(nargs int, argsUsage string, do func(ctx context.Context, st *reminders.Store, loc *time.Location, id int64, args []string) (reminders.Reminder, error)) cli.ActionFunc {
+		return func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() != nargs {
+				return usagef("usage: %s %s", cmd.FullName(), argsUsage)
+			}
+			id, err := strconv.ParseInt(cmd.Args().First(), 10, 64)
+			if err != nil || id <= 0 {
+				return usagef("%q is not a reminder ID (see: agent reminders list)", cmd.Args().First())
+			}
+			return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
+				r, err := do(ctx, st, loc, id, cmd.Args().Slice()[1:])
+				if err != nil {
+					return err
+				}
+				return a.printReminders([]reminders.Reminder{r}, loc)
+			})
+		}
+	}
+	return &cli.Command{
+		Name:   "reminders",
+		Usage:  "pending reminders: list (default), done ID, snooze ID WHEN, remove ID",
+		Flags:  []cli.Flag{allFlag},
+		Action: list,
+		Commands: []*cli.Command{
+			{Name: "list", Usage: "pending reminders, most urgent first", Flags: []cli.Flag{allFlag}, Action: list},
+			{Name: "done", Usage: "mark a reminder done", ArgsUsage: "ID",
+				Action: change(1, "ID", func(ctx context.Context, st *reminders.Store, _ *time.Location, id int64, _ []string) (reminders.Reminder, error) {
+					return st.Done(ctx, id, "reminders done")
+				})},
+			{Name: "snooze", Usage: "move a reminder to a new time", ArgsUsage: "ID WHEN",
+				Action: change(2, "ID WHEN", func(ctx context.Context, st *reminders.Store, loc *time.Location, id int64, args []string) (reminders.Reminder, error) {
+					due, err := reminders.Parse(args[0], a.now(), loc)
+					if err != nil {
+						return reminders.Reminder{}, err
+					}
+					return st.Snooze(ctx, id, due, "reminders snooze")
+				})},
+			{Name: "remove", Usage: "take a reminder off the list (its record stays)", ArgsUsage: "ID",
+				Action: change(1, "ID", func(ctx context.Context, st *reminders.Store, _ *time.Location, id int64, _ []string) (reminders.Reminder, error) {
+					return st.Remove(ctx, id, "reminders remove")
+				})},
+		},
+	}
+}
+
+// withReminders opens the workspace and hands run the reminder store and
+// the user's zone.
+func (a *app) withReminders(ctx context.Context, run func(st *reminders.Store, loc *time.Location) error) error {
+	ws, err := a.openWorkspace(ctx)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	loc, err := a.userLocation(ctx, ws)
+	if err != nil {
+		return err
+	}
+	return run(reminders.NewStore(ws.State, a.now), loc)
+}
+
+// reminderJSON is the JSON shape of a reminder; part of the CLI contract
+// (docs/cli-time.md).
+type reminderJSON struct {
+	ID          int64   `json:"id"`
+	Text        string  `json:"text"`
+	DueAt       string  `json:"due_at"`
+	Status      string  `json:"status"`
+	CreatedBy   string  `json:"created_by"`
+	CreatedAt   string  `json:"created_at"`
+	DeliveredAt *string `json:"delivered_at"`
+}
+
+func remindersJSON(list []reminders.Reminder) []reminderJSON {
+	out := make([]reminderJSON, 0, len(list))
+	for _, r := range list {
+		j := reminderJSON{ID: r.ID, Text: r.Text, DueAt: jsonTime(r.DueAt), Status: r.Status, CreatedBy: r.CreatedBy, CreatedAt: jsonTime(r.CreatedAt)}
+		if r.DeliveredAt != nil {
+			d := jsonTime(*r.DeliveredAt)
+			j.DeliveredAt = &d
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+func (a *app) printReminders(list []reminders.Reminder, loc *time.Location) error {
+	switch {
+	case a.jsonOut:
+		return a.writeJSON(remindersJSON(list))
+	case a.io.OutTTY:
+		if len(list) == 0 {
+			return nil
+		}
+		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.ansi("1", "ID"), a.ansi("1", "DUE"), a.ansi("1", "STATUS"), a.ansi("1", "TEXT"))
+		for _, r := range list {
+			due := reminders.Format(r.DueAt, loc)
+			if r.Status == reminders.StatusPending && !r.DueAt.After(a.now()) {
+				due = a.ansi("31", due)
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, due, r.Status, strings.Join(strings.Fields(r.Text), " "))
+		}
+		return tw.Flush()
+	default:
+		for _, r := range list {
+			if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), jsonTime(r.DueAt), r.Status, r.Text); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// remindersAtChatStart prints the one line a chat starts with when
+// reminders are due; a failure to read them must not stop the chat.
+func (a *app) remindersAtChatStart(ctx context.Context, ws *core.Workspace) {
+	loc, err := a.userLocation(ctx, ws)
+	if err != nil {
+		return
+	}
+	if line, err := reminders.ChatStartLine(ctx, ws.State, a.now(), loc); err == nil && line != "" {
+		a.infof("%s", line)
+	}
+}

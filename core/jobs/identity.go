@@ -1,0 +1,81 @@
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// Budget of the jobs lines in the identity section: at most IdentityMax
+// jobs, each command cut to identityArgsRunes, and one "… and N more" line;
+// under 1 KB.
+const (
+	IdentityMax       = 8
+	identityArgsRunes = 60
+)
+
+// IdentityLines are the identity section's scheduled-jobs lines: every
+// enabled job with its schedule in words ("- memory distill: weekly, Mon
+// 03:00 Europe/Berlin (job distill)"), then every job that failures
+// disabled, by name. They depend only on the jobs' definitions and
+// enabled state, not on when they last ran, so they stay byte-identical
+// between changes.
+func IdentityLines(ctx context.Context, db *sql.DB) ([]string, error) {
+	all, err := NewStore(db, nil).List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var enabled, broken []string
+	for _, j := range all {
+		cmd := cutRunes(strings.Join(j.Args, " "), identityArgsRunes)
+		switch {
+		case j.Enabled:
+			enabled = append(enabled, fmt.Sprintf("- %s: %s (job %s)", cmd, j.Schedule.Words(), j.Name))
+		case j.DisabledReason != "":
+			broken = append(broken, fmt.Sprintf("- %s (job %s): %s; the user can re-enable it with: agent jobs enable %s", cmd, j.Name, j.DisabledReason, j.Name))
+		}
+	}
+	lines := append(enabled, broken...)
+	if len(lines) > IdentityMax {
+		more := len(lines) - IdentityMax
+		lines = append(lines[:IdentityMax], fmt.Sprintf("- … and %d more (agent jobs list)", more))
+	}
+	return lines, nil
+}
+
+// Health is the `agent doctor` verdict on jobs: ok unless failures disabled
+// a job; detail says what is scheduled or which job broke, fix what to run.
+func Health(ctx context.Context, db *sql.DB) (ok bool, detail, fix string, err error) {
+	all, err := NewStore(db, nil).List(ctx)
+	if err != nil {
+		return false, "", "", err
+	}
+	var on int
+	var broken []string
+	for _, j := range all {
+		if j.Enabled {
+			on++
+		} else if j.DisabledReason != "" {
+			broken = append(broken, j.Name+" "+j.DisabledReason)
+		}
+	}
+	if len(broken) > 0 {
+		name := strings.Fields(broken[0])[0]
+		return false, "job " + strings.Join(broken, "; job "),
+			fmt.Sprintf("agent jobs history %s, fix the cause, then: agent jobs enable %s", name, name), nil
+	}
+	noun := "jobs"
+	if len(all) == 1 {
+		noun = "job"
+	}
+	return true, fmt.Sprintf("%d %s, %d enabled", len(all), noun, on), "", nil
+}
+
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,56 @@
+package jobs
+
+// SQL for jobs.
+const (
+	qJobColumns = `id, name, schedule, zone, args, enabled, failures, disabled_reason,
+		next_at, running_since, last_at, last_status, created_at`
+
+	qInsertJob = `INSERT INTO jobs (name, schedule, zone, args, next_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`
+
+	qJobByName = `SELECT ` + qJobColumns + ` FROM jobs WHERE name = ?`
+
+	qJobs = `SELECT ` + qJobColumns + ` FROM jobs ORDER BY name`
+
+	qDueJobs = `SELECT ` + qJobColumns + ` FROM jobs WHERE enabled = 1 AND next_at <= ? ORDER BY next_at, name`
+
+	qDeleteJob = `DELETE FROM jobs WHERE name = ?`
+
+	// Enabling starts afresh: no failures counted, next due time from now.
+	qSetEnabled = `UPDATE jobs SET enabled = ?, failures = 0, disabled_reason = '', next_at = ?, updated_at = ?
+		WHERE name = ?`
+
+	qJobChange = `INSERT INTO job_changes (job_name, action, detail, at) VALUES (?, ?, ?, ?)`
+
+	// The claim of a due job: only the tick whose UPDATE changes the row
+	// runs it; next_at moves past now at once, so a missed window runs once.
+	// A claim older than the lease belongs to a process that died.
+	qClaimDue = `UPDATE jobs SET running_since = ?, next_at = ?, updated_at = ?
+		WHERE id = ? AND enabled = 1 AND next_at = ? AND (running_since IS NULL OR running_since < ?)`
+
+	// The claim of `jobs run NAME`: any time, but never beside a running one.
+	qClaimNow = `UPDATE jobs SET running_since = ?, updated_at = ?
+		WHERE id = ? AND (running_since IS NULL OR running_since < ?)`
+
+	qInsertRun = `INSERT INTO job_runs (job_name, trigger, scheduled_at, started_at, status)
+		VALUES (?, ?, ?, ?, 'running')`
+
+	qFinishRun = `UPDATE job_runs SET finished_at = ?, status = ?, exit_code = ?, stdout = ?, stderr = ? WHERE id = ?`
+
+	qFinishOK = `UPDATE jobs SET running_since = NULL, failures = 0, last_at = ?, last_status = 'ok', updated_at = ?
+		WHERE id = ?`
+
+	// A deferred tick run gives its due time back, so the next tick retries.
+	qFinishDeferred = `UPDATE jobs SET running_since = NULL, next_at = coalesce(?, next_at), last_status = 'deferred', updated_at = ?
+		WHERE id = ?`
+
+	qFinishFailed = `UPDATE jobs SET running_since = NULL, failures = failures + 1, last_at = ?, last_status = 'failed', updated_at = ?
+		WHERE id = ? RETURNING failures`
+
+	qAutoDisable = `UPDATE jobs SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?`
+
+	qRunColumns = `id, job_name, trigger, coalesce(scheduled_at, ''), started_at, coalesce(finished_at, ''),
+		status, exit_code, stdout, stderr`
+
+	qRuns = `SELECT ` + qRunColumns + ` FROM job_runs WHERE (? = '' OR job_name = ?) ORDER BY id DESC LIMIT ?`
+)

@@ -1,0 +1,147 @@
+package reminders
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/olebedev/when"
+	"github.com/olebedev/when/rules/common"
+	"github.com/olebedev/when/rules/en"
+)
+
+// Layouts of an ISO 8601 time: with an offset it is absolute; without one it
+// is read in the user's zone.
+var (
+	isoWithOffset = []string{time.RFC3339, "2006-01-02T15:04Z07:00"}
+	isoLocal      = []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04"}
+)
+
+var (
+	// relative is "+2h", "+90m", "+1h30m", and the days and weeks Go's
+	// durations lack: "+2d", "+1w".
+	relativeDays = regexp.MustCompile(`^\+(\d{1,4})([dw])$`)
+	isoDate      = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	// clockWords says a phrase names a time of day or an offset in hours or
+	// minutes; without one, "tomorrow" or "fri" would silently mean "at this
+	// very minute of that day", which nobody means.
+	clockWords = regexp.MustCompile(`(?i)\d{1,2}:\d{2}|\b\d{1,2}\s*(am|pm|a\.m\.|p\.m\.)|\bnoon\b|\bmidnight\b|\bin\s+\S+\s+(sec|second|min|minute|hour|hr)s?\b`)
+	// fillers may stand around the phrase the parser understood.
+	fillers = regexp.MustCompile(`(?i)\b(at|on|by)\b|[\s,.;]`)
+)
+
+// naturalParser reads English phrases ("tomorrow 9:00", "fri 18:00",
+// "in 2 hours"); it is built once, its rules are read-only.
+var naturalParser = func() *when.Parser {
+	w := when.New(nil)
+	w.Add(en.All...)
+	w.Add(common.All...)
+	return w
+}()
+
+// Parse reads when a reminder is due, relative to now, in loc: an ISO time
+// ("2026-12-04T18:00", with or without an offset), a duration from now
+// ("+2h", "+1d"), or an English phrase ("tomorrow 9:00", "fri 18:00"). A
+// phrase with words the parser did not understand, without a time of day,
+// or a time in the past is refused with ErrInvalid, saying what was
+// understood.
+func Parse(s string, now time.Time, loc *time.Location) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	now = now.In(loc)
+	if s == "" {
+		return time.Time{}, invalidf("empty time: say when, e.g. --at \"tomorrow 9:00\", --at +2h or --at 2026-12-04T18:00")
+	}
+	t, err := parseExact(s, now, loc)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if t.IsZero() {
+		if t, err = parseNatural(s, now); err != nil {
+			return time.Time{}, err
+		}
+	}
+	if t.Before(now.Truncate(time.Second)) {
+		return time.Time{}, invalidf("%q is in the past: understood as %s (now %s)", s, Format(t, loc), Format(now, loc))
+	}
+	return t, nil
+}
+
+// parseExact reads the forms that need no guessing; a zero time means s is
+// none of them.
+func parseExact(s string, now time.Time, loc *time.Location) (time.Time, error) {
+	if strings.HasPrefix(s, "+") {
+		if m := relativeDays.FindStringSubmatch(s); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			if m[2] == "w" {
+				n *= 7
+			}
+			return now.AddDate(0, 0, n), nil
+		}
+		d, err := time.ParseDuration(s[1:])
+		if err != nil || d <= 0 {
+			return time.Time{}, invalidf("%q is not a duration from now: use e.g. +90s, +30m, +2h, +1h30m, +2d, +1w", s)
+		}
+		return now.Add(d), nil
+	}
+	for _, layout := range isoWithOffset {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	for _, layout := range isoLocal {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, nil
+		}
+	}
+	if isoDate.MatchString(s) {
+		return time.Time{}, invalidf("%q is a date without a time of day: add one, e.g. \"%sT09:00\"", s, s)
+	}
+	return time.Time{}, nil
+}
+
+func parseNatural(s string, now time.Time) (time.Time, error) {
+	res, err := naturalParser.Parse(s, now)
+	if err != nil || res == nil {
+		return time.Time{}, invalidf("could not read a time in %q: use e.g. \"tomorrow 9:00\", \"fri 18:00\", +2h or 2026-12-04T18:00", s)
+	}
+	understood := Format(res.Time, now.Location())
+	rest := s[:res.Index] + s[res.Index+len(res.Text):]
+	if strings.TrimSpace(fillers.ReplaceAllString(rest, "")) != "" {
+		return time.Time{}, invalidf("%q is ambiguous: understood only %q, as %s; say it as e.g. \"tomorrow 9:00\" or 2026-12-04T18:00", s, res.Text, understood)
+	}
+	if !clockWords.MatchString(res.Text) {
+		return time.Time{}, invalidf("%q has no time of day: understood %s at the current time; add one, e.g. %q", s, res.Time.Format("Mon 2006-01-02"), s+" 9:00")
+	}
+	return res.Time, nil
+}
+
+// Format is how a due time is shown to people: weekday, date, clock and zone
+// abbreviation, in loc.
+func Format(t time.Time, loc *time.Location) string {
+	return t.In(loc).Format("Mon 2006-01-02 15:04 MST")
+}
+
+// ParseISO reads the ISO 8601 time with an offset that the model's
+// reminder_add tool takes; it must not be in the past.
+func ParseISO(s string, now time.Time, loc *time.Location) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range isoWithOffset {
+		if t, err := time.Parse(layout, s); err == nil {
+			if t.Before(now.Truncate(time.Second)) {
+				return time.Time{}, invalidf("%q is in the past (now %s)", s, now.In(loc).Format(time.RFC3339))
+			}
+			return t, nil
+		}
+	}
+	return time.Time{}, invalidf("%q is not an ISO 8601 time with an offset, e.g. %s", s, now.In(loc).Add(time.Hour).Truncate(time.Minute).Format(time.RFC3339))
+}
+
+// describe is a short "due …" phrase for a reminder relative to now.
+func describe(r Reminder, now time.Time, loc *time.Location) string {
+	if r.DueAt.After(now) {
+		return "due " + Format(r.DueAt, loc)
+	}
+	return fmt.Sprintf("due since %s", Format(r.DueAt, loc))
+}

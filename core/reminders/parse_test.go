@@ -1,0 +1,96 @@
+package reminders
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	berlin := mustLoad(t, "Europe/Berlin")
+	// Friday 27 November 2026, 10:30 in Berlin.
+	now := time.Date(2026, 11, 27, 10, 30, 0, 0, berlin)
+	good := []struct{ in, want string }{
+		{"+2h", "2026-11-27T12:30:00+01:00"},
+		{"+1s", "2026-11-27T10:30:01+01:00"},
+		{"+1h30m", "2026-11-27T12:00:00+01:00"},
+		{"+2d", "2026-11-29T10:30:00+01:00"},
+		{"+1w", "2026-12-04T10:30:00+01:00"},
+		{"tomorrow 9:00", "2026-11-28T09:00:00+01:00"},
+		{"fri 18:00", "2026-12-04T18:00:00+01:00"},
+		{"monday 9am", "2026-11-30T09:00:00+01:00"},
+		{"at noon", "2026-11-27T12:00:00+01:00"},
+		{"in 2 hours", "2026-11-27T12:30:00+01:00"},
+		{"2026-12-04T18:00", "2026-12-04T18:00:00+01:00"},
+		{"2026-12-04 18:00", "2026-12-04T18:00:00+01:00"},
+		{"2026-12-04T18:00:00Z", "2026-12-04T18:00:00Z"},
+		{"2026-12-04T18:00:00-05:00", "2026-12-04T18:00:00-05:00"},
+		// Summer time: the same clock reading has another offset.
+		{"2027-07-01T09:00", "2027-07-01T09:00:00+02:00"},
+	}
+	for _, tc := range good {
+		got, err := Parse(tc.in, now, berlin)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.in, err)
+			continue
+		}
+		want, _ := time.Parse(time.RFC3339, tc.want)
+		if !got.Equal(want) {
+			t.Errorf("Parse(%q) = %s, want %s", tc.in, got.In(berlin).Format(time.RFC3339), tc.want)
+		}
+	}
+	bad := []struct{ in, says string }{
+		{"", "empty time"},
+		{"call mom", "could not read a time"},
+		{"tomorrow", `"tomorrow" has no time of day: understood Sat 2026-11-28`},
+		{"fri", "has no time of day"},
+		{"tomorrow at 9", `understood only "tomorrow"`},
+		{"2026-12-04", "a date without a time of day"},
+		{"+0s", "not a duration from now"},
+		{"+soon", "not a duration from now"},
+		{"9:00", `"9:00" is in the past: understood as Fri 2026-11-27 09:00 CET`},
+		{"2026-11-20T18:00", "is in the past"},
+		{"2020-01-01T00:00:00Z", "is in the past"},
+	}
+	for _, tc := range bad {
+		_, err := Parse(tc.in, now, berlin)
+		if err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("Parse(%q) = %v, want ErrInvalid saying %q", tc.in, err, tc.says)
+		}
+	}
+}
+
+func TestParseInOtherZones(t *testing.T) {
+	// The same instant is a different day west and east of the date line.
+	instant := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	west, east := mustLoad(t, "Etc/GMT+12"), mustLoad(t, "Pacific/Kiritimati")
+	w, err := Parse("tomorrow 9:00", instant, west)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Parse("tomorrow 9:00", instant, east)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.In(west).Format("2006-01-02 15:04") != "2026-11-28 09:00" || e.In(east).Format("2006-01-02 15:04") != "2026-11-29 09:00" {
+		t.Fatalf("west %s, east %s", w.In(west), e.In(east))
+	}
+}
+
+func TestParseISO(t *testing.T) {
+	loc := mustLoad(t, "Europe/Berlin")
+	now := time.Date(2026, 11, 27, 10, 30, 0, 0, loc)
+	if got, err := ParseISO("2026-11-28T09:00:00+01:00", now, loc); err != nil || got.UTC().Hour() != 8 {
+		t.Fatalf("got %v %v", got, err)
+	}
+	for in, says := range map[string]string{
+		"2026-11-28T09:00":          "not an ISO 8601 time with an offset, e.g. 2026-11-27T11:30:00+01:00",
+		"tomorrow":                  "not an ISO 8601 time with an offset",
+		"2026-11-26T09:00:00+01:00": "is in the past",
+	} {
+		if _, err := ParseISO(in, now, loc); err == nil || !strings.Contains(err.Error(), says) {
+			t.Errorf("ParseISO(%q) = %v, want %q", in, err, says)
+		}
+	}
+}

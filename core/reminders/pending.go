@@ -1,0 +1,69 @@
+package reminders
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Budget of the PENDING lines in the identity section: at most PendingMax
+// reminders, each text cut to PendingTextRunes, and one "… and N more" line;
+// about 1 KB at most.
+const (
+	PendingMax       = 5
+	PendingTextRunes = 120
+)
+
+// PendingLines are the identity section's PENDING lines: the reminders due
+// at or before now, most overdue first, within the budget above. They depend
+// only on state.db and on which reminders now has reached, so they stay
+// byte-identical between changes. loc is the user's zone for the times shown.
+func PendingLines(ctx context.Context, db *sql.DB, now time.Time, loc *time.Location) ([]string, error) {
+	due, err := NewStore(db, nil).Due(ctx, now)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for i, r := range due {
+		if i == PendingMax {
+			lines = append(lines, fmt.Sprintf("- … and %d more (agent reminders list)", len(due)-PendingMax))
+			break
+		}
+		lines = append(lines, fmt.Sprintf("- reminder %d, due %s: %s", r.ID, Format(r.DueAt, loc), cut(r.Text, PendingTextRunes)))
+	}
+	return lines, nil
+}
+
+// ChatStartLine is the one stderr line a chat prints when it starts with
+// reminders due (without the "agent: " prefix), or "" when none is.
+func ChatStartLine(ctx context.Context, db *sql.DB, now time.Time, loc *time.Location) (string, error) {
+	due, err := NewStore(db, nil).Due(ctx, now)
+	if err != nil || len(due) == 0 {
+		return "", err
+	}
+	texts := make([]string, 0, 3)
+	for i, r := range due {
+		if i == 3 {
+			texts = append(texts, "…")
+			break
+		}
+		texts = append(texts, fmt.Sprintf("%q (%s)", cut(r.Text, 60), describe(r, now, loc)))
+	}
+	noun := "reminder"
+	if len(due) > 1 {
+		noun = "reminders"
+	}
+	return fmt.Sprintf("%d %s due: %s; see: agent reminders", len(due), noun, strings.Join(texts, ", ")), nil
+}
+
+// cut shortens s to n runes on one line, marking the cut with "…".
+func cut(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,69 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"agent/core/reminders"
+)
+
+// Tool names of reminders.
+const (
+	ToolReminderAdd  = "reminder_add"
+	ToolReminderList = "reminder_list"
+)
+
+var toolReminderAdd = tool{
+	spec: ToolSpec{Name: ToolReminderAdd, Description: "Set a reminder for the user at a time. The user is told and can list, snooze or remove it.",
+		Parameters: []ToolParam{
+			{Name: "text", Type: "string", Description: "what to remind the user of", Required: true},
+			{Name: "when", Type: "string", Description: "ISO 8601 time with the user's offset, e.g. 2026-12-04T18:00:00+01:00", Required: true},
+		}},
+	inNormal: true,
+	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
+		text, err := args.str("text", true)
+		if err != nil {
+			return "", err
+		}
+		when, err := args.str("when", true)
+		if err != nil {
+			return "", err
+		}
+		loc := t.now.Location()
+		due, err := reminders.ParseISO(when, t.now, loc)
+		if err != nil {
+			return "", err
+		}
+		r, err := reminders.NewStore(c.WS.State, c.Now).Add(ctx, text, due, "model (chat session "+t.session.Name+")")
+		if err != nil {
+			return "", err
+		}
+		c.notify(fmt.Sprintf("reminder %d set by the model for %s: %s (see: agent reminders)", r.ID, reminders.Format(r.DueAt, loc), oneLine(r.Text, 80)))
+		return fmt.Sprintf("reminder %d set for %s", r.ID, r.DueAt.In(loc).Format("2006-01-02T15:04:05-07:00")), nil
+	},
+}
+
+var toolReminderList = tool{
+	spec:     ToolSpec{Name: ToolReminderList, Description: "List the user's pending reminders, most urgent first."},
+	inNormal: true,
+	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
+		list, err := reminders.NewStore(c.WS.State, c.Now).Pending(ctx)
+		if err != nil {
+			return "", err
+		}
+		if len(list) == 0 {
+			return "no pending reminders", nil
+		}
+		var b strings.Builder
+		loc := t.now.Location()
+		for _, r := range list {
+			state := "upcoming"
+			if !r.DueAt.After(t.now) {
+				state = "DUE"
+			}
+			fmt.Fprintf(&b, "%d. %s (%s, %s)\n", r.ID, oneLine(r.Text, 200), r.DueAt.In(loc).Format("2006-01-02T15:04:05-07:00"), state)
+		}
+		return b.String(), nil
+	},
+}
