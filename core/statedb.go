@@ -17,12 +17,12 @@ import (
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
 
 	"agent/core/distill"
+	"agent/core/jobs"
 	"agent/core/mcp"
 	"agent/core/memrev"
+	"agent/core/reminders"
 	"agent/index/sqlitedb"
 	"agent/memory/confined"
-	"agent/core/jobs"
-	"agent/core/reminders"
 	"agent/profile"
 	"agent/soul"
 )
