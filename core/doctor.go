@@ -26,7 +26,7 @@ type DoctorCheck struct {
 }
 
 // DoctorReport is the outcome of every check, in a fixed order:
-// workspace, state.db, SOUL.md, MEMORY.md, index, ollama, model.
+// workspace, state.db, SOUL.md, MEMORY.md, index, skills, ollama, model.
 type DoctorReport struct {
 	OK     bool          `json:"ok"`
 	Checks []DoctorCheck `json:"checks"`
@@ -57,8 +57,9 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 		add(doctorFile(home, SoulFile))
 		add(doctorFile(home, MemoryFile))
 		add(doctorIndex(ctx, home))
+		add(doctorSkills(home))
 	} else {
-		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index"} {
+		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills"} {
 			add(notChecked(name, "no workspace", "agent init"))
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
 
+	"agent/core/skills"
 	"agent/profile"
 	"agent/soul"
 )
@@ -36,6 +37,7 @@ func stateMigrations() []migrationSet {
 		{"profile", profile.Migrations},
 		{"soul", soul.Migrations},
 		{"core", sessionMigrations},
+		{"skills", skills.Migrations},
 	}
 }
 

@@ -49,6 +49,7 @@ func builtinTools() []tool {
 		toolLogNote,
 		toolSoulUpdate,
 		toolProfilePropose,
+		toolSkillLoad, toolSkillRead, toolSkillSave,
 	}
 }
 
