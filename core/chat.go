@@ -79,7 +79,7 @@ func NewChat(ws *Workspace, model Model, modelName string, mem Recaller) *Chat {
 		ModelName: NormalizeModel(modelName),
 		NumCtx:    DefaultNumCtx, KeepAlive: DefaultKeepAlive, RecallK: DefaultRecallK,
 		Now:      now,
-		Identity: []IdentitySource{timeIdentity{ws.State}, digestIdentity{ws.Home}},
+		Identity: []IdentitySource{SkillsIdentity(ws.Home), timeIdentity{ws.State}, digestIdentity{ws.Home}},
 	}
 }
 

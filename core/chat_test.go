@@ -143,8 +143,8 @@ func TestTurnSendsLayersInOrderWithOptions(t *testing.T) {
 	if !strings.Contains(m[0].Content, "You are Atlas, the personal assistant of Igor") {
 		t.Error("runtime section missing from the system message")
 	}
-	if len(req.Tools) != 8 {
-		t.Errorf("%d tools offered, want 8", len(req.Tools))
+	if len(req.Tools) != 11 {
+		t.Errorf("%d tools offered, want 11", len(req.Tools))
 	}
 	// Stored: the user's message, then the reply; logged to today's log.
 	stored := f.messages(s)

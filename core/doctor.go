@@ -27,7 +27,7 @@ type DoctorCheck struct {
 }
 
 // DoctorReport is the outcome of every check, in a fixed order:
-// workspace, state.db, SOUL.md, MEMORY.md, index, ollama, model.
+// workspace, state.db, SOUL.md, MEMORY.md, index, skills, ollama, model.
 type DoctorReport struct {
 	OK     bool          `json:"ok"`
 	Checks []DoctorCheck `json:"checks"`
@@ -58,8 +58,9 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 		add(doctorSoul(home))
 		add(doctorFile(home, MemoryFile))
 		add(doctorIndex(ctx, home))
+		add(doctorSkills(home))
 	} else {
-		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index"} {
+		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills"} {
 			add(notChecked(name, "no workspace", "agent init"))
 		}
 	}

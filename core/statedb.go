@@ -21,6 +21,7 @@ import (
 	"agent/core/mcp"
 	"agent/core/memrev"
 	"agent/core/reminders"
+	"agent/core/skills"
 	"agent/index/sqlitedb"
 	"agent/memory/confined"
 	"agent/profile"
@@ -50,6 +51,7 @@ func stateMigrations() []migrationSet {
 		{"mcp", mcp.Migrations},
 		{"reminders", reminders.Migrations},
 		{"jobs", jobs.Migrations},
+		{"skills", skills.Migrations},
 	}
 }
 

@@ -52,6 +52,7 @@ func builtinTools() []tool {
 		toolSoulUpdate,
 		toolProfilePropose,
 		toolReminderAdd, toolReminderList,
+		toolSkillLoad, toolSkillRead, toolSkillSave,
 	}
 }
 
