@@ -59,8 +59,9 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 		add(doctorFile(home, MemoryFile))
 		add(doctorIndex(ctx, home))
 		add(doctorSkills(home))
+		add(DoctorJobs(ctx, home))
 	} else {
-		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills"} {
+		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills", "jobs"} {
 			add(notChecked(name, "no workspace", "agent init"))
 		}
 	}
