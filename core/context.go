@@ -104,7 +104,8 @@ func ValidPlacement(p string) error {
 type assemblyInput struct {
 	Prompt        prompts.Prompt
 	Bootstrap     bool
-	Identity      string // the identity section, appended to the fixed prompt
+	Identity      string   // the identity section, appended to the fixed prompt
+	IdentityCuts  []string // what the identity section's sources shortened
 	Soul          string
 	SoulSource    string
 	Profile       string
@@ -162,7 +163,7 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	a := &Assembled{
 		Mode: "normal", Prompt: in.Prompt.Name, PromptHash: in.Prompt.Hash, Placement: placement,
 		NumCtx: in.NumCtx, Reserve: in.Reserve, CharsPerToken: est.charsPerToken,
-		Cuts: []string{},
+		Cuts: append([]string{}, in.IdentityCuts...),
 	}
 	if in.Bootstrap {
 		a.Mode = "bootstrap"

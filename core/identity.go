@@ -31,6 +31,9 @@ var identitySections = []string{SectionCapabilities, SectionPending, SectionJobs
 type IdentityBlock struct {
 	Section string
 	Lines   []string
+	// Cut says what had to be shortened to keep the lines in their budget
+	// ("" when nothing); `agent prompt` reports it with the other cuts.
+	Cut string
 }
 
 // IdentitySource is a capability that shows itself in the identity section

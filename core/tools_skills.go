@@ -216,9 +216,9 @@ func SkillsIdentity(home string) IdentitySource { return skillsIdentity{home: ho
 type skillsIdentity struct{ home string }
 
 func (s skillsIdentity) Identity(ctx context.Context, today time.Time) ([]IdentityBlock, error) {
-	lines, _ := SkillsIdentityLines(s.home)
+	lines, cut := SkillsIdentityLines(s.home)
 	if len(lines) == 0 {
 		return nil, nil
 	}
-	return []IdentityBlock{{Section: SectionCapabilities, Lines: lines}}, nil
+	return []IdentityBlock{{Section: SectionCapabilities, Lines: lines, Cut: cut}}, nil
 }

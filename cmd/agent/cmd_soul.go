@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -259,60 +256,26 @@ func (a *app) runSoulEdit(ctx context.Context, st *soul.Store, _ []int64) error 
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "agent-soul-")
+	ed, err := a.editCopy(ctx, core.SoulFile, cur.Content)
 	if err != nil {
-		return fmt.Errorf("soul edit: %w", err)
+		return fmt.Errorf("%w; SOUL.md left unchanged", err)
 	}
-	tmp := filepath.Join(dir, core.SoulFile) // the real name, for the editor's syntax highlighting
-	keep := false
-	defer func() {
-		if !keep {
-			os.RemoveAll(dir)
-		}
-	}()
-	if err := os.WriteFile(tmp, []byte(cur.Content), 0o600); err != nil {
-		return fmt.Errorf("soul edit: %w", err)
-	}
-	editor := editorCommand()
-	// Through sh, like git does, so EDITOR="code --wait" works.
-	ed := exec.CommandContext(ctx, "sh", "-c", editor+` "$1"`, "sh", tmp)
-	ed.Stdin, ed.Stdout, ed.Stderr = a.io.In, a.io.Out, a.io.Err
-	if err := ed.Run(); err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return fmt.Errorf("editor %q exited with status %d; SOUL.md left unchanged", editor, exit.ExitCode())
-		}
-		return fmt.Errorf("run editor %q: %w; SOUL.md left unchanged", editor, err)
-	}
-	b, err := os.ReadFile(tmp)
-	if err != nil {
-		return fmt.Errorf("soul edit: read back %s: %w", tmp, err)
-	}
-	if string(b) == cur.Content {
+	defer ed.done()
+	if ed.text == cur.Content {
 		a.infof("no changes; SOUL.md left as it was")
 		return nil
 	}
-	keep = true
+	ed.keep() // until it is saved
 	now, err := st.Load(ctx)
 	if err != nil {
-		return fmt.Errorf("%w (your edit is kept at %s)", err, tmp)
+		return fmt.Errorf("%w (your edit is kept at %s)", err, ed.path)
 	}
 	if now.Revision != cur.Revision {
-		return fmt.Errorf("SOUL.md changed while you were editing (now revision %d); your edit is kept at %s", now.Revision, tmp)
+		return fmt.Errorf("SOUL.md changed while you were editing (now revision %d); your edit is kept at %s", now.Revision, ed.path)
 	}
-	if _, err := st.Save(ctx, string(b), soul.User, "soul edit"); err != nil {
-		return fmt.Errorf("%w (your edit is kept at %s)", err, tmp)
+	if _, err := st.Save(ctx, ed.text, soul.User, "soul edit"); err != nil {
+		return fmt.Errorf("%w (your edit is kept at %s)", err, ed.path)
 	}
-	keep = false
+	ed.kept = false
 	return nil
-}
-
-// editorCommand is $VISUAL, else $EDITOR, else vi.
-func editorCommand() string {
-	for _, v := range []string{"VISUAL", "EDITOR"} {
-		if e := strings.TrimSpace(os.Getenv(v)); e != "" {
-			return e
-		}
-	}
-	return "vi"
 }

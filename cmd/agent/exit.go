@@ -9,6 +9,7 @@ import (
 	"agent/core"
 	"agent/core/jobs"
 	"agent/core/reminders"
+	"agent/core/skills"
 	"agent/index"
 	"agent/index/sqlitedb"
 	"agent/memory"
@@ -74,6 +75,8 @@ var exitCodes = []struct {
 	{reminders.ErrNotFound, exitNotFound},
 	{jobs.ErrInvalid, exitUsage},
 	{jobs.ErrNotFound, exitNotFound},
+	{skills.ErrInvalid, exitUsage},
+	{skills.ErrNotFound, exitNotFound},
 }
 
 func exitCode(err error) int {

@@ -146,6 +146,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.soulCommand(),
 			a.doctorCommand(),
 			a.mcpCommand(),
+			a.skillsCommand(),
 			a.remindCommand(), a.remindersCommand(), a.jobsCommand(),
 		},
 	}
