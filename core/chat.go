@@ -236,12 +236,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		}
 		facts.Blocks = append(facts.Blocks, blocks...)
 	}
-	var identityCuts []string
-	for _, b := range facts.Blocks {
-		if b.Cut != "" {
-			identityCuts = append(identityCuts, "identity: "+b.Cut)
-		}
-	}
+	identity, identityCuts := identitySection(facts)
 	r := <-recallDone
 	if r.err != nil {
 		c.notify("memory recall skipped: " + r.err.Error())
@@ -260,7 +255,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		summary = "# Profile\n\n(empty: the names are not set yet)"
 	}
 	in := assemblyInput{
-		Prompt: p, Bootstrap: t.bootstrap, Identity: identitySection(facts), IdentityCuts: identityCuts,
+		Prompt: p, Bootstrap: t.bootstrap, Identity: identity, IdentityCuts: identityCuts,
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
 		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message,

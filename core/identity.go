@@ -34,6 +34,9 @@ type IdentityBlock struct {
 	// Cut says what had to be shortened to keep the lines in their budget
 	// ("" when nothing); `agent prompt` reports it with the other cuts.
 	Cut string
+	// Short is a shorter form of Lines (nil: none), used when the whole
+	// section would pass identityBudget.
+	Short []string
 }
 
 // IdentitySource is a capability that shows itself in the identity section
@@ -57,8 +60,62 @@ type identityFacts struct {
 	Blocks              []IdentityBlock
 }
 
-// identitySection renders the facts, under ~400 tokens.
-func identitySection(f identityFacts) string {
+// identityBudget is the most the identity section may take, in tokens as
+// the default (uncalibrated, so never moving) estimator counts them. It
+// holds the issue's worst case — ten integrations, ten skills, reminders
+// and jobs past their lines, a long last session — and a real tokenizer
+// counts fewer (scripts/e2e.sh measures it with prompt_eval_count).
+const identityBudget = 400
+
+// Quoted words of the last session: as long as the budget allows.
+const (
+	lastSessionQuote      = 140
+	lastSessionQuoteShort = 50
+)
+
+// identitySection renders the facts within identityBudget. Over it, parts
+// take their short form one at a time, least needed first — the last
+// session's quotes, then recent context, jobs, pending, skills and
+// integrations (reverse section order) — until it fits; cuts names what
+// was shortened, for `agent prompt`. It is a pure function of the facts,
+// so the same state always gives the same bytes.
+func identitySection(f identityFacts) (section string, cuts []string) {
+	est := newEstimator(0)
+	blocks := slices.Clone(f.Blocks)
+	quote := lastSessionQuote
+	section = renderIdentity(f, blocks, quote)
+	var shortened []string
+	if est.tokens(section) > identityBudget && f.Last != nil && f.Last.LastUser != "" {
+		quote = lastSessionQuoteShort
+		section = renderIdentity(f, blocks, quote)
+		shortened = append(shortened, "last session")
+	}
+	order := slices.Clone(identitySections)
+	slices.Reverse(order)
+	for _, sec := range order {
+		for i := len(blocks) - 1; i >= 0 && est.tokens(section) > identityBudget; i-- {
+			if blocks[i].Section != sec || blocks[i].Short == nil {
+				continue
+			}
+			blocks[i].Lines, blocks[i].Short, blocks[i].Cut = blocks[i].Short, nil, ""
+			section = renderIdentity(f, blocks, quote)
+			shortened = append(shortened, strings.ToLower(sec))
+		}
+	}
+	for _, b := range blocks {
+		if b.Cut != "" {
+			cuts = append(cuts, "identity: "+b.Cut)
+		}
+	}
+	if len(shortened) > 0 {
+		cuts = append(cuts, fmt.Sprintf("identity: shortened to fit %d tokens: %s", identityBudget, strings.Join(slices.Compact(shortened), ", ")))
+	}
+	return section, cuts
+}
+
+// renderIdentity writes the section, the last session's words quoted up
+// to quote characters each.
+func renderIdentity(f identityFacts, blocks []IdentityBlock, quote int) string {
 	var b strings.Builder
 	b.WriteString("## Now\n\n")
 	switch {
@@ -71,7 +128,7 @@ func identitySection(f identityFacts) string {
 	if zone == "" {
 		zone = "local time; the user has not set user.timezone"
 	}
-	fmt.Fprintf(&b, "- Today is %s (%s). This conversation began at %s; each of the user's messages follows a note of the time it was sent.\n",
+	fmt.Fprintf(&b, "- Today is %s (%s). This conversation began at %s; each user message follows a note of its time.\n",
 		f.Today.Format("Monday, 2 January 2006"), zone, f.Started.Format("15:04"))
 	fmt.Fprintf(&b, "- Model: %s, context window %d tokens.\n", f.Model, f.NumCtx)
 
@@ -84,15 +141,15 @@ func identitySection(f identityFacts) string {
 	} else {
 		l := fmt.Sprintf("Last session: %q, %s.", f.Last.Name, f.Last.UpdatedAt.In(f.Today.Location()).Format("Mon 2 Jan 15:04"))
 		if f.Last.LastUser != "" {
-			l += fmt.Sprintf(" The user said: %q", oneLine(f.Last.LastUser, 140))
+			l += fmt.Sprintf(" The user said: %q", oneLine(f.Last.LastUser, quote))
 			if f.Last.LastAssistant != "" {
-				l += fmt.Sprintf(" You answered: %q", oneLine(f.Last.LastAssistant, 140))
+				l += fmt.Sprintf(" You answered: %q", oneLine(f.Last.LastAssistant, quote))
 			}
 		}
 		lines[SectionRecent] = append(lines[SectionRecent], l)
 	}
 	order := append([]string(nil), identitySections...)
-	for _, blk := range f.Blocks {
+	for _, blk := range blocks {
 		if _, known := lines[blk.Section]; !known && !slices.Contains(order, blk.Section) {
 			order = append(order, blk.Section)
 		}

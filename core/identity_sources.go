@@ -41,7 +41,7 @@ func (d digestIdentity) Identity(ctx context.Context, today time.Time) ([]Identi
 	if len(lines) == 0 {
 		return nil, nil
 	}
-	return []IdentityBlock{{Section: SectionRecent, Lines: lines}}, nil
+	return []IdentityBlock{{Section: SectionRecent, Lines: lines, Short: []string{oneLine(lines[0], 100)}}}, nil
 }
 
 // Shares of the identity section (~400 tokens in all) for what is pending
@@ -72,19 +72,21 @@ func (d timeIdentity) Identity(ctx context.Context, today time.Time) ([]Identity
 		return nil, err
 	}
 	var blocks []IdentityBlock
-	if lines := identityLines(pending, identityReminders, "agent reminders list"); len(lines) > 0 {
-		blocks = append(blocks, IdentityBlock{Section: SectionPending, Lines: lines})
+	if lines := identityLines(pending, identityReminders, 160, "agent reminders list"); len(lines) > 0 {
+		blocks = append(blocks, IdentityBlock{Section: SectionPending, Lines: lines,
+			Short: identityLines(pending, 1, 80, "agent reminders list")})
 	}
-	if lines := identityLines(scheduled, identityJobs, "agent jobs list"); len(lines) > 0 {
-		blocks = append(blocks, IdentityBlock{Section: SectionJobs, Lines: lines})
+	if lines := identityLines(scheduled, identityJobs, 160, "agent jobs list"); len(lines) > 0 {
+		blocks = append(blocks, IdentityBlock{Section: SectionJobs, Lines: lines,
+			Short: identityLines(scheduled, 1, 80, "agent jobs list")})
 	}
 	return blocks, nil
 }
 
 // identityLines keeps at most max of a capability's lines, each one
-// neutralised line (they hold the user's and the model's words), and says
+// neutralised line of at most width characters (they hold the user's and the model's words), and says
 // how many more there are and where to see them.
-func identityLines(lines []string, max int, more string) []string {
+func identityLines(lines []string, max, width int, more string) []string {
 	var out []string
 	n := 0
 	for _, l := range lines {
@@ -96,7 +98,7 @@ func identityLines(lines []string, max int, more string) []string {
 		}
 		n++
 		if len(out) < max {
-			out = append(out, oneLine(l, 160))
+			out = append(out, oneLine(l, width))
 		}
 	}
 	if n > max {

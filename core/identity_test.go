@@ -2,11 +2,17 @@ package core
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"agent/core/jobs"
+	"agent/core/mcp"
+	"agent/core/ollamatest"
 	"agent/core/reminders"
+	"agent/core/skills"
 )
 
 // The identity section names what is due and what is scheduled, a few lines
@@ -40,4 +46,75 @@ func TestIdentityPendingAndJobs(t *testing.T) {
 	if !strings.Contains(later.Messages[0].Content, "… and 2 more") {
 		t.Errorf("a reminder falling due did not change the section:\n%s", later.Messages[0].Content)
 	}
+}
+
+// TestIdentitySectionFullWorkspace: the worst case — ten
+// integrations (all unavailable, their longest state), ten skills with
+// realistic descriptions, reminders and jobs past their three lines, a
+// long last session — keeps the whole identity section under 400 tokens
+// as the context's own estimator counts them. (scripts/e2e.sh counts the
+// same workspace with a real tokenizer's prompt_eval_count.)
+func TestIdentitySectionFullWorkspace(t *testing.T) {
+	f := newChatFixture(t, true)
+	ctx := context.Background()
+	t.Setenv(skills.PathEnv, "")
+	names, descs := tenSkills()
+	for i, n := range names {
+		writeFileT(t, filepath.Join(f.home, "skills", n, "SKILL.md"), "---\nname: "+n+"\ndescription: "+descs[i]+"\n---\nbody\n")
+	}
+	cfg := &mcp.Config{Servers: map[string]mcp.Server{}}
+	for _, n := range []string{"github", "calendar", "files", "notes", "mail", "todoist", "linear", "slack", "weather", "home-assistant"} {
+		cfg.Servers[n] = mcp.Server{Command: "/nonexistent/" + n}
+	}
+	if err := mcp.SaveConfig(filepath.Join(f.home, mcp.ConfigFile), cfg); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mcp.Open(ctx, mcp.Options{Home: f.home, Store: mcp.NewStore(f.ws.State, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	f.chat.MCP = &MCP{Manager: m}
+	f.chat.Identity = append(f.chat.Identity, f.chat.MCP)
+	rs := reminders.NewStore(f.ws.State, func() time.Time { return f.now })
+	for i := range 5 {
+		if _, err := rs.Add(ctx, "call the landlord about the boiler and the window in the kitchen "+string(rune('A'+i)), f.now.Add(-time.Duration(i+1)*time.Hour), "test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	js := jobs.NewStore(f.ws.State, func() time.Time { return f.now })
+	for _, n := range []string{"digest", "reindex", "weekly-distill", "backup", "news"} {
+		if _, err := js.Add(ctx, n, "0 7 * * *", time.UTC, []string{"memory", "distill", "week"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.srv.Script(ollamatest.Text(strings.Repeat("a long answer ", 40)))
+	if _, err := f.chat.Turn(ctx, f.session("before"), strings.Repeat("a long question ", 40), nil); err != nil {
+		t.Fatal(err)
+	}
+	a, err := f.chat.Assemble(ctx, f.session("now"), "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := a.Messages[0].Content
+	i := strings.Index(sys, "## Now")
+	if i < 0 {
+		t.Fatalf("no identity section:\n%s", sys)
+	}
+	section := sys[i:]
+	for _, want := range []string{"- Integrations (tools named NAME__tool): calendar, files, github, home-assistant, linear, mail, notes, slack, todoist, weather: unavailable — not started.\n",
+		"- Skills (call skill_load(name) for the instructions): changelog, email-reply, expenses, meal-plan, meeting-prep, pdf-forms, reading-list, summarise, trip-plan, weekly-review\n",
+		"## Pending\n\n- reminder 5, due ", "… and 4 more (agent reminders list)", "## Scheduled jobs", "Last session: \"before\""} {
+		if !strings.Contains(section, want) {
+			t.Errorf("identity section lacks %q:\n%s", want, section)
+		}
+	}
+	if !slices.Contains(a.Cuts, "identity: shortened to fit 400 tokens: last session, scheduled jobs, pending, capabilities") {
+		t.Errorf("cuts %q", a.Cuts)
+	}
+	n := newEstimator(0).tokens(section)
+	if n >= 400 {
+		t.Fatalf("identity section ~%d tokens, want under 400:\n%s", n, section)
+	}
+	t.Logf("identity section with 10 integrations, 10 skills, 5 reminders, 5 jobs: ~%d tokens, %d chars", n, len(section))
 }

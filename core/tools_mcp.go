@@ -41,7 +41,34 @@ func (m *MCP) Identity(ctx context.Context, today time.Time) ([]IdentityBlock, e
 		lines[i] = oneLine(l, 80)
 	}
 	return []IdentityBlock{{Section: SectionCapabilities,
-		Lines: []string{"Integrations (their tools are named NAME__tool): " + strings.Join(lines, "; ") + "."}}}, nil
+		Lines: []string{"Integrations (their tools are named NAME__tool): " + strings.Join(lines, "; ") + "."},
+		Short: []string{"Integrations (tools named NAME__tool): " + groupByState(lines) + "."}}}, nil
+}
+
+// groupByState folds "name: state" entries into one list per state, in
+// the order each state first appears: "a, b: 12 tools" would lose the
+// counts, so only entries that share their state are joined ("calendar,
+// files: unavailable — not started; github: 12 tools").
+func groupByState(entries []string) string {
+	var states []string
+	names := map[string][]string{}
+	var rest []string
+	for _, e := range entries {
+		name, state, ok := strings.Cut(e, ": ")
+		if !ok {
+			rest = append(rest, e) // "and N more"
+			continue
+		}
+		if _, seen := names[state]; !seen {
+			states = append(states, state)
+		}
+		names[state] = append(names[state], name)
+	}
+	var parts []string
+	for _, st := range states {
+		parts = append(parts, strings.Join(names[st], ", ")+": "+st)
+	}
+	return strings.Join(append(parts, rest...), "; ")
 }
 
 // NoToolsIdentity is the capabilities line for a model without tool

@@ -201,9 +201,14 @@ func skillPath(c *Chat, s skills.Skill, rel string) string {
 // `agent prompt`'s cuts. Invalid skills are left out (agent skills list and
 // agent doctor report them); no skills, no lines.
 func SkillsIdentityLines(home string) (lines []string, cut string) {
+	return skillsLines(home, skills.IdentityBudget)
+}
+
+// skillsLines are the skills' identity lines within budget tokens.
+func skillsLines(home string, budget int) (lines []string, cut string) {
 	est := newEstimator(0)
 	cat := skills.Discover(skills.DefaultRoots(home))
-	lines, cut = skills.IdentityLines(cat.Skills, skills.IdentityBudget, func(s string) int { return est.tokens(neutralise(s)) })
+	lines, cut = skills.IdentityLines(cat.Skills, budget, func(s string) int { return est.tokens(neutralise(s)) })
 	for i := range lines {
 		lines[i] = neutralise(lines[i])
 	}
@@ -220,5 +225,6 @@ func (s skillsIdentity) Identity(ctx context.Context, today time.Time) ([]Identi
 	if len(lines) == 0 {
 		return nil, nil
 	}
-	return []IdentityBlock{{Section: SectionCapabilities, Lines: lines, Cut: cut}}, nil
+	short, _ := skillsLines(s.home, skills.ShortBudget)
+	return []IdentityBlock{{Section: SectionCapabilities, Lines: lines, Cut: cut, Short: short}}, nil
 }

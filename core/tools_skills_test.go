@@ -215,19 +215,7 @@ const skillsHeaderForTest = "Skills (call skill_load(name) for the instructions 
 func TestSkillsIdentityLinesBudget(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv(skills.PathEnv, "")
-	descs := []string{
-		"Fill in PDF forms from the user's notes. Use when the user sends a form or asks to complete one.",
-		"Plan a trip - flights, trains, where to stay. Use when the user books or discusses travel.",
-		"Weekly review of the logs and open tasks. Use on Fridays or when the user asks how the week went.",
-		"Draft replies to email in the user's voice. Use when the user pastes an email to answer.",
-		"Summarise a long document into key points with citations. Use for reports, papers and threads.",
-		"Track expenses from receipts and notes into a monthly table. Use when money is mentioned.",
-		"Prepare for a meeting - agenda, people, past notes about them. Use before calendar events.",
-		"Write a changelog from git history. Use when the user prepares a release of their software.",
-		"Keep a reading list with notes per book. Use when the user mentions a book or article to read.",
-		"Plan meals for the week around the user's preferences and what is in season.",
-	}
-	names := []string{"pdf-forms", "trip-plan", "weekly-review", "email-reply", "summarise", "expenses", "meeting-prep", "changelog", "reading-list", "meal-plan"}
+	names, descs := tenSkills()
 	for i, n := range names {
 		writeFileT(t, filepath.Join(home, "skills", n, "SKILL.md"), "---\nname: "+n+"\ndescription: "+descs[i]+"\n---\nbody\n")
 	}
@@ -279,5 +267,22 @@ func TestDoctorSkills(t *testing.T) {
 	os.RemoveAll(filepath.Join(home, "skills", "b"))
 	if c := doctorSkills(home); !c.OK || c.Detail != "1 skill, 1 shadowed by one of the same name" {
 		t.Fatalf("doctorSkills = %+v", c)
+	}
+}
+
+// tenSkills are ten skills with realistic descriptions (~90 characters),
+// for the identity section's budgets.
+func tenSkills() (names, descs []string) {
+	return []string{"pdf-forms", "trip-plan", "weekly-review", "email-reply", "summarise", "expenses", "meeting-prep", "changelog", "reading-list", "meal-plan"}, []string{
+		"Fill in PDF forms from the user's notes. Use when the user sends a form or asks to complete one.",
+		"Plan a trip - flights, trains, where to stay. Use when the user books or discusses travel.",
+		"Weekly review of the logs and open tasks. Use on Fridays or when the user asks how the week went.",
+		"Draft replies to email in the user's voice. Use when the user pastes an email to answer.",
+		"Summarise a long document into key points with citations. Use for reports, papers and threads.",
+		"Track expenses from receipts and notes into a monthly table. Use when money is mentioned.",
+		"Prepare for a meeting - agenda, people, past notes about them. Use before calendar events.",
+		"Write a changelog from git history. Use when the user prepares a release of their software.",
+		"Keep a reading list with notes per book. Use when the user mentions a book or article to read.",
+		"Plan meals for the week around the user's preferences and what is in season.",
 	}
 }

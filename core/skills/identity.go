@@ -11,6 +11,10 @@ import (
 // ~400 tokens.
 const IdentityBudget = 200
 
+// ShortBudget is the skills' share when the whole identity section runs
+// over its budget: names only, for ten skills.
+const ShortBudget = 70
+
 // identityHeader introduces the list; the model loads a skill before use.
 const identityHeader = "Skills (call skill_load(name) for the instructions before using one):"
 
