@@ -223,7 +223,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	}
 	facts := identityFacts{
 		AgentName: t.agentName, UserName: get("user.name"), Today: t.now, Started: started, Zone: zone,
-		Model: c.ModelName, NumCtx: c.NumCtx, Tools: toolNames(toolSpecs(t.tools)),
+		Model: c.ModelName, NumCtx: c.NumCtx, Tools: t.builtinNames(c.NoTools),
 	}
 	if hasPrev {
 		facts.Last = &prev
@@ -274,6 +274,16 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		t.assembled.PrefixReuse = sharedPrefix(last, t.request)
 	}
 	return t, nil
+}
+
+// builtinNames are the names of the built-in tools offered this turn: the
+// identity section lists them; an integration's tools are summed up on
+// its own line (NAME__tool), so tens of them do not fill the section.
+func (t *turn) builtinNames(noTools bool) []string {
+	if noTools {
+		return nil
+	}
+	return toolNames(toolSpecs(toolsFor(t.bootstrap)))
 }
 
 // requestText serializes a request's messages for comparing requests: what

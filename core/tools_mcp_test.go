@@ -263,3 +263,22 @@ func TestMCPIdentityBudget(t *testing.T) {
 		t.Fatalf("%d estimated tokens for 10 integrations, budget 150: %s", n, line)
 	}
 }
+
+// TestIdentityToolsLineIsBuiltinOnly: an integration's tools travel in the
+// request's tools; the identity section sums them up on the integrations
+// line, so its Tools line lists only the built-in ones.
+func TestIdentityToolsLineIsBuiltinOnly(t *testing.T) {
+	f := newChatFixture(t, true)
+	f.withMCP(mcp.Options{})
+	a, err := f.chat.Assemble(context.Background(), f.session("s"), "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := a.Messages[0].Content
+	if !strings.Contains(sys, "- Tools: memory_search, ") || strings.Contains(sys, "t__echo") {
+		t.Fatalf("Tools line lists integration tools, or is missing:\n%s", sys)
+	}
+	if !strings.Contains(sys, "- Integrations (their tools are named NAME__tool): t: 7 tools.") {
+		t.Fatalf("integrations line:\n%s", sys)
+	}
+}

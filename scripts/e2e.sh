@@ -245,6 +245,21 @@ e2e_distill() {
 	check "distill: MEMORY.md untouched without --apply" eval '! AGENT_HOME="$home" "$agent" memory history | grep -q agent'
 }
 
+# e2e_skills: a skill written with the CLI is listed, named in the identity
+# section and in the real Ollama's request; the chat still works with it.
+e2e_skills() {
+	ag skills new trip-planning --no-edit --description "Plan a trip: flights, stays, packing. Use when the user books travel."
+	check "skills new: exit 0, created in the workspace" eval 'code_is 0 && err_has "^agent: created .*/skills/trip-planning/SKILL.md"'
+	ag skills list --json
+	check "skills list --json: the new skill, usable, from the workspace" out_has '"name":"trip-planning","state":"ok","source":"workspace"'
+	ag prompt "plan my trip"
+	check "identity section: the skill with its description" out_has "^- trip-planning: Plan a trip: flights, stays, packing"
+	ag chat --json "plan my trip to Lisbon"
+	check "chat through the real Ollama with a skill present: exit 0, a reply" eval 'code_is 0 && out_has "\"reply\":"'
+	ag skills history trip-planning
+	check "skills history: one user revision" out_has "	user	agent skills new$"
+}
+
 # e2e_mcp: the real reference MCP servers from npm (scripts/mcp-servers.sh)
 # as integrations: added, listed with their tools, configured while the
 # real Ollama chats, called through a scripted fake Ollama (the result comes
@@ -290,7 +305,7 @@ e2e_mcp() {
 	# server (a node process, the agent's child) is gone too.
 	local sig pid server
 	for sig in KILL TERM INT; do
-		OLLAMA_HOST="$fakehost" "$agent" chat "wait for it" >/dev/null 2>&1 &
+		OLLAMA_HOST="$fakehost" "$agent" chat "wait for it" >"$work/sig-$sig.out" 2>"$work/sig-$sig.err" &
 		pid=$!
 		server=""
 		# Bounded generously: a loaded machine starts node slowly.
@@ -306,6 +321,7 @@ e2e_mcp() {
 			{ [ -z "$server" ] || ! kill -0 "$server" 2>/dev/null || grep -q '^State:.*Z' "/proc/$server/status" 2>/dev/null; } && break
 			sleep 0.1
 		done
+		OUT="$(cat "$work/sig-$sig.out")" ERR="$(cat "$work/sig-$sig.err")" CODE="signalled"
 		check "mcp: SIG$sig of the agent mid-call leaves no server process (server pid ${server:-none})" \
 			eval '[ -n "$server" ] && { ! kill -0 "$server" 2>/dev/null || grep -q "^State:.*Z" "/proc/$server/status"; }'
 	done
@@ -340,6 +356,7 @@ e2e_memory_read
 e2e_chat
 e2e_cache
 e2e_distill
+e2e_skills
 e2e_mcp
 
 echo "e2e: took $((SECONDS - start))s"

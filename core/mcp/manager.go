@@ -241,6 +241,12 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 		}
 	}
 	store := context.WithoutCancel(ctx)
+	if err != nil && ctx.Err() != nil {
+		// The agent itself is stopping (Ctrl-C, SIGTERM): the server did
+		// not fail, and recording it as failed would keep the next
+		// one-shot turn from offering its tools for retryFailed.
+		return nil, fmt.Errorf("integration %s: start interrupted: %w", resolved.Name, ctx.Err())
+	}
 	if err != nil {
 		msg := "failed to start: " + err.Error()
 		m.mu.Lock()

@@ -322,3 +322,31 @@ func BenchmarkOneShotCached(b *testing.B) {
 		m.Close()
 	}
 }
+
+// TestStartInterruptedIsNotAFailure: a one-shot turn stopped (Ctrl-C,
+// SIGTERM) while a server starts must not record the server as failed,
+// or the next turns would not offer its tools for minutes.
+func TestStartInterruptedIsNotAFailure(t *testing.T) {
+	f := newFixture(t, map[string]Server{"gh": stdioServer()})
+	m := f.open(t, Options{})
+	m.Prepare(context.Background()) // lists and caches the tools
+	m.Close()
+
+	m2 := f.open(t, Options{})
+	tool := toolNamed(t, m2, "gh__echo")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the agent is stopping as the server would start
+	if _, err := m2.Call(ctx, tool, map[string]any{"text": "hi"}); err == nil {
+		t.Fatal("a call with a cancelled context succeeded")
+	}
+	m2.Close()
+
+	m3 := f.open(t, Options{})
+	m3.Prepare(context.Background())
+	if got := m3.IdentityLines(); len(got) != 1 || got[0] != "gh: 7 tools" {
+		t.Fatalf("after an interrupted start: %q (notes %s)", got, f.notes.String())
+	}
+	if len(m3.Tools()) != 7 {
+		t.Fatalf("tools offered after an interrupted start: %d", len(m3.Tools()))
+	}
+}
