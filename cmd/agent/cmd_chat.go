@@ -103,6 +103,7 @@ type chatSession struct {
 	session core.Session
 	mem     *core.IndexRecall
 	mcp     *mcp.Manager // nil: no integrations
+	notes   *noticeGate  // every note of the chat and its integrations
 }
 
 func (s *chatSession) close() {
@@ -199,8 +200,8 @@ func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	chat.NumPredict = int(cmd.Int("num-predict"))
 	chat.Placement = cmd.String("recall-placement")
 	chat.Now = a.now
-	chat.Notify = func(msg string) { a.warnf("%s", msg) }
-	s := &chatSession{ws: ws, chat: chat, ollama: o, mem: mem}
+	s := &chatSession{ws: ws, chat: chat, ollama: o, mem: mem, notes: newNoticeGate(func(msg string) { a.warnf("%s", msg) })}
+	chat.Notify = s.notes.note
 	a.startIntegrations(ctx, s)
 	var started bool
 	s.session, started, err = chat.PickSession(ctx, cmd.Bool("continue"), cmd.String("session"))
@@ -275,13 +276,12 @@ func (a *app) oneShot(ctx context.Context, s *chatSession, message string) error
 		s.mcp.Prepare(ctx) // lists only servers with no cached tools
 	}
 	var onToken func(string)
+	stream := &replyStream{w: a.io.Out, gate: s.notes}
 	if !a.jsonOut {
-		onToken = func(tok string) { io.WriteString(a.io.Out, tok) }
+		onToken = stream.token
 	}
 	res, err := s.chat.Turn(ctx, &s.session, message, onToken)
-	if !a.jsonOut && res != nil && res.Reply != "" && !strings.HasSuffix(res.Reply, "\n") {
-		io.WriteString(a.io.Out, "\n")
-	}
+	stream.end()
 	if a.jsonOut && res != nil {
 		// Every outcome once the session exists: scripts read
 		// "interrupted" and "error" rather than guess from the exit code.

@@ -385,7 +385,7 @@ func oneLineDesc(s string) string {
 // mcp.json is reported and the chat goes on without integrations.
 func (a *app) startIntegrations(ctx context.Context, s *chatSession) {
 	m, err := mcp.Open(ctx, mcp.Options{Home: s.ws.Home, Store: mcp.NewStore(s.ws.State, a.now),
-		Notify: func(msg string) { a.warnf("%s", msg) }, Now: a.now})
+		Notify: s.notes.note, Now: a.now})
 	if err != nil {
 		a.warnf("integrations unavailable: %v", err)
 		return

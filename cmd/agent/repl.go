@@ -171,12 +171,11 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 		case <-done:
 		}
 	}()
-	res, err := s.chat.Turn(turnCtx, &s.session, line, func(tok string) { io.WriteString(a.io.Out, tok) })
+	stream := &replyStream{w: a.io.Out, gate: s.notes}
+	_, err := s.chat.Turn(turnCtx, &s.session, line, stream.token)
 	close(done)
 	cancel()
-	if res != nil && res.Reply != "" && !strings.HasSuffix(res.Reply, "\n") {
-		io.WriteString(a.io.Out, "\n")
-	}
+	stream.end()
 	if err != nil {
 		reportError(a.io.Err, turnError(err))
 	}
