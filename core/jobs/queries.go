@@ -32,6 +32,15 @@ const (
 	qClaimNow = `UPDATE jobs SET running_since = ?, updated_at = ?
 		WHERE id = ? AND (running_since IS NULL OR running_since < ?)`
 
+	// A run still marked running when its job is claimed again was the
+	// claim of a process that died (the claim succeeded: no live process
+	// holds the job): it is recorded as failed, and why, not left running
+	// forever. (Its exit code is unknown: -1, as for a command that could
+	// not run.)
+	qLoseRuns = `UPDATE job_runs SET status = 'failed', exit_code = -1, finished_at = ?,
+		stderr = 'lost: the process running it ended without recording how (killed, crashed or the machine stopped)'
+		WHERE job_name = ? AND status = 'running'`
+
 	qInsertRun = `INSERT INTO job_runs (job_name, trigger, scheduled_at, started_at, status)
 		VALUES (?, ?, ?, ?, 'running')`
 

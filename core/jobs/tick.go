@@ -128,6 +128,9 @@ func (t *Ticker) claim(ctx context.Context, j Job, now time.Time, scheduled bool
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return 0, false, err
 	}
+	if _, err := tx.ExecContext(ctx, qLoseRuns, stamp(now), j.Name); err != nil {
+		return 0, false, fmt.Errorf("claim job %s: %w", j.Name, err)
+	}
 	ins, err := tx.ExecContext(ctx, qInsertRun, j.Name, trigger, scheduledAt, stamp(now))
 	if err != nil {
 		return 0, false, fmt.Errorf("claim job %s: %w", j.Name, err)

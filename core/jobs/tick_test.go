@@ -417,3 +417,35 @@ func TestOverlappingTicksInTwoProcesses(t *testing.T) {
 		t.Fatalf("history has %d runs", len(runs))
 	}
 }
+
+// A run whose process died (kill -9, a crash, a reboot) is recorded as
+// failed, lost, when the job is next claimed, past the lease; before the lease the
+// claim is still the dead process's and nothing runs beside it.
+func TestDeadRunIsRecordedLost(t *testing.T) {
+	f := newFixture(t, "2026-11-23T12:00:00Z", Result{Stdout: "ok"})
+	ctx := context.Background()
+	if _, err := f.store.Add(ctx, "note", "@hourly", time.UTC, []string{"log", "hourly"}); err != nil {
+		t.Fatal(err)
+	}
+	j, _ := f.store.Get(ctx, "note")
+	// A process claims the job and dies without finishing.
+	if _, ok, err := f.ticker.claim(ctx, j, f.clock.now(), false); err != nil || !ok {
+		t.Fatalf("claim: %v %v", ok, err)
+	}
+	f.clock.add(10 * time.Minute)
+	if _, err := f.ticker.RunNow(ctx, "note"); err == nil || !strings.Contains(err.Error(), "running in another process") {
+		t.Fatalf("run beside a live claim: %v", err)
+	}
+	f.clock.add(claimLease)
+	o, err := f.ticker.RunNow(ctx, "note")
+	if err != nil || o.Status != "ok" {
+		t.Fatalf("run after the lease: %+v %v", o, err)
+	}
+	runs, err := f.store.Runs(ctx, "note", 10)
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("runs: %+v %v", runs, err)
+	}
+	if runs[0].Status != "ok" || runs[1].Status != "failed" || runs[1].ExitCode == nil || *runs[1].ExitCode != -1 || runs[1].FinishedAt == "" || !strings.HasPrefix(runs[1].Stderr, "lost: the process running it ended") {
+		t.Fatalf("runs: %+v", runs)
+	}
+}
