@@ -11,6 +11,14 @@
 # written by go test to PKG/testdata/fuzz/TARGET/ and fails plain `go test`
 # from then on: commit it with the fix. FUZZ_PARALLEL caps the fuzzing
 # workers (default: go test's, one per CPU).
+#
+# Go 1.26's fuzz coordinator can fail a target with a bare "context deadline
+# exceeded" when -fuzztime ends while a starved worker is mid-call
+# (golang/go#75804, fixed in Go 1.27). That is not a finding: a real one is
+# always written to testdata/fuzz/TARGET/. So a failure that wrote no new
+# input and says only that is re-checked by replaying the target's seeds and
+# corpus with plain go test; it counts as passed (marked "ok*") only if the
+# replay passes. Any other failure fails.
 set -eu
 
 secs=${1:-5}
@@ -40,9 +48,17 @@ trap 'rm -f "$log"' EXIT
 # The here-document keeps the loop in this shell, so the counters survive it.
 while read -r pkg target; do
 	echo "fuzz.sh: $target in ./$pkg for ${secs}s" >&2
+	corpus="$pkg/testdata/fuzz/$target"
+	before=$(ls "$corpus" 2>/dev/null | wc -l)
 	# shellcheck disable=SC2086 # $parallel is empty or one flag
 	if $GO test -tags sqlite_fts5 -run '^$' -fuzz "^$target\$" -fuzztime "${secs}s" $parallel "./$pkg" >"$log" 2>&1; then
 		status=ok
+	elif [ "$(ls "$corpus" 2>/dev/null | wc -l)" -eq "$before" ] &&
+		grep -q '^    context deadline exceeded$' "$log" &&
+		! grep -qE '^    (fuzz_test|.*_test\.go)|panic:|Failing input' "$log" &&
+		$GO test -tags sqlite_fts5 -count=1 -run "^$target\$" "./$pkg" >/dev/null 2>&1; then
+		status='ok*'
+		echo "fuzz.sh: $target: the fuzz run ended with Go's deadline race (golang/go#75804), no input was written and its corpus replays clean" >&2
 	else
 		status=FAIL
 		failed=1
