@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"agent/prompts"
 )
@@ -54,6 +55,17 @@ type Assembled struct {
 	// Recalled lists the passages the new message's context carries, each
 	// with its source and the sub-query that found it.
 	Recalled []Recalled `json:"recalled"`
+	// Identity is the identity section's size against its budget.
+	Identity IdentitySize `json:"identity"`
+}
+
+// IdentitySize is the identity section (the end of the system layer, from
+// "## Now") as its budget counts it: tokens by the default estimator, which
+// no calibration moves, so the figure depends on the section alone.
+type IdentitySize struct {
+	Tokens int `json:"tokens"`
+	Chars  int `json:"chars"`
+	Budget int `json:"budget"`
 }
 
 // Recalled is one memory hit offered to the context, with its source.
@@ -163,7 +175,8 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	a := &Assembled{
 		Mode: "normal", Prompt: in.Prompt.Name, PromptHash: in.Prompt.Hash, Placement: placement,
 		NumCtx: in.NumCtx, Reserve: in.Reserve, CharsPerToken: est.charsPerToken,
-		Cuts: append([]string{}, in.IdentityCuts...),
+		Cuts:     append([]string{}, in.IdentityCuts...),
+		Identity: IdentitySize{Tokens: newEstimator(0).tokens(in.Identity), Chars: utf8.RuneCountInString(in.Identity), Budget: identityBudget},
 	}
 	if in.Bootstrap {
 		a.Mode = "bootstrap"

@@ -50,6 +50,11 @@ func TestAssembleOrderAndRoles(t *testing.T) {
 	if !strings.HasPrefix(a.Messages[0].Content, prompts.System().Text[:40]) || !strings.Contains(a.Messages[0].Content, "test runtime") {
 		t.Error("first message is not the fixed prompt plus runtime")
 	}
+	// "## Now\n\n- test runtime\n" is 23 characters: 8 tokens at the default
+	// 3 characters a token, whatever the turn's calibrated ratio (4 here).
+	if a.Identity != (IdentitySize{Tokens: 8, Chars: 23, Budget: 400}) {
+		t.Errorf("identity size %+v, want 8 tokens, 23 chars, budget 400", a.Identity)
+	}
 	if !strings.Contains(a.Messages[1].Content, "I am calm.") || !strings.Contains(a.Messages[2].Content, "Atlas") {
 		t.Error("soul or profile layer missing")
 	}

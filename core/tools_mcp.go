@@ -48,7 +48,8 @@ func (m *MCP) Identity(ctx context.Context, today time.Time) ([]IdentityBlock, e
 // groupByState folds "name: state" entries into one list per state, in
 // the order each state first appears: "a, b: 12 tools" would lose the
 // counts, so only entries that share their state are joined ("calendar,
-// files: unavailable — not started; github: 12 tools").
+// files: unavailable — not started; github: 12 tools"); a shared tool
+// count reads "calendar, mail: 14 tools each", never as a total.
 func groupByState(entries []string) string {
 	var states []string
 	names := map[string][]string{}
@@ -66,7 +67,11 @@ func groupByState(entries []string) string {
 	}
 	var parts []string
 	for _, st := range states {
-		parts = append(parts, strings.Join(names[st], ", ")+": "+st)
+		label := st
+		if len(names[st]) > 1 && strings.HasSuffix(st, " tools") {
+			label += " each"
+		}
+		parts = append(parts, strings.Join(names[st], ", ")+": "+label)
 	}
 	return strings.Join(append(parts, rest...), "; ")
 }

@@ -282,3 +282,13 @@ func TestIdentityToolsLineIsBuiltinOnly(t *testing.T) {
 		t.Fatalf("integrations line:\n%s", sys)
 	}
 }
+
+// The short form joins integrations that share a state; a shared tool count
+// says "each", so it never reads as a total.
+func TestGroupByState(t *testing.T) {
+	got := groupByState([]string{"calendar: 14 tools", "files: unavailable — not started", "mail: 14 tools", "notes: 1 tool", "and 2 more"})
+	want := "calendar, mail: 14 tools each; files: unavailable — not started; notes: 1 tool; and 2 more"
+	if got != want {
+		t.Errorf("groupByState = %q, want %q", got, want)
+	}
+}

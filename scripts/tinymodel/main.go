@@ -4,13 +4,22 @@
 // is the path: model check, num_ctx, streaming, prompt_eval_count.
 //
 //	go run ./scripts/tinymodel -o DIR   # writes DIR/tiny.gguf and DIR/Modelfile
+//	go run ./scripts/tinymodel -vocab FILE -o DIR
+//
+// By default its vocabulary is one token per printable character, so a
+// prompt costs about one token per character. With -vocab FILE (a JSON array
+// of token strings in id order, SentencePiece style: <unk>, <s>, </s>, the
+// 256 <0xXX> byte tokens, then pieces with ▁ for a space) it tokenizes like
+// the model that vocabulary comes from, so prompt_eval_count is a real
+// model's count (scripts/llama-vocab.sh provides LLaMA's 32,000 pieces).
 //
 // The weights come from a fixed seed, so the file is byte-for-byte the same
-// on every run and machine.
+// on every run and machine for the same vocabulary.
 package main
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -47,14 +56,23 @@ PARAMETER temperature 0.8
 
 func main() {
 	out := flag.String("o", ".", "directory to write tiny.gguf and Modelfile into")
+	vocabFile := flag.String("vocab", "", "a JSON array of SentencePiece tokens in id order (default: printable characters)")
 	flag.Parse()
-	if err := write(*out); err != nil {
+	tokens, scores, types := vocabulary()
+	if *vocabFile != "" {
+		var err error
+		if tokens, scores, types, err = readVocabulary(*vocabFile); err != nil {
+			fmt.Fprintf(os.Stderr, "tinymodel: %v\n", err)
+			os.Exit(1)
+		}
+	}
+	if err := write(*out, tokens, scores, types); err != nil {
 		fmt.Fprintf(os.Stderr, "tinymodel: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func write(dir string) error {
+func write(dir string, tokens []string, scores []float32, types []int32) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -63,7 +81,6 @@ func write(dir string) error {
 	if err != nil {
 		return err
 	}
-	tokens, scores, types := vocabulary()
 	kv := ggml.KV{
 		"general.architecture":                   "llama",
 		"general.name":                           "tiny",
@@ -133,6 +150,42 @@ func vocabulary() ([]string, []float32, []int32) {
 		scores[i] = -float32(i)
 	}
 	return tokens, scores, types
+}
+
+// readVocabulary reads a SentencePiece vocabulary in id order. Types follow
+// the convention every LLaMA-family vocabulary keeps: id 0 unknown, ids 1-2
+// the control tokens, <0xXX> the byte-fallback tokens. Scores fall with the
+// id: SentencePiece BPE numbers its pieces in merge order, so a lower id is
+// an earlier (preferred) merge, which is what the tokenizer's greedy merge by
+// score needs.
+func readVocabulary(path string) ([]string, []float32, []int32, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var tokens []string
+	if err := json.Unmarshal(data, &tokens); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: want a JSON array of strings: %w", path, err)
+	}
+	if len(tokens) < 3+256+1 || tokens[1] != "<s>" || tokens[2] != "</s>" || tokens[3] != "<0x00>" || tokens[258] != "<0xFF>" {
+		return nil, nil, nil, fmt.Errorf("%s: not a SentencePiece vocabulary with byte fallback (<unk>, <s>, </s>, <0x00>…<0xFF> first)", path)
+	}
+	scores := make([]float32, len(tokens))
+	types := make([]int32, len(tokens))
+	for i := range tokens {
+		scores[i] = -float32(i)
+		switch {
+		case i == 0:
+			types[i] = typeUnknown
+		case i < 3:
+			types[i] = typeControl
+		case i < 3+256:
+			types[i] = typeByte
+		default:
+			types[i] = typeNormal
+		}
+	}
+	return tokens, scores, types, nil
 }
 
 // tensors lists every weight of a one-block llama, filled from the fixed seed.
