@@ -10,7 +10,9 @@
 //	go test -tags 'sqlite_fts5 locomo' -count=1 -v -run TestLocomoCeiling ./index
 //
 // LOCOMO_DIR overrides the data directory (default ../shared/bench/data/locomo-dev
-// from the repository root).
+// from the repository root); LOCOMO_MISSES=1 also lists each question not
+// recalled at 2,000 chars with its evidence turns' ranks among the first 50
+// hits (-1: not among them).
 package index
 
 import (
@@ -150,6 +152,19 @@ func TestLocomoCeiling(t *testing.T) {
 			for i, bud := range budgets {
 				if hasAll(locomoWithin(hits, bud), ev) {
 					tl.ok[i]++
+				} else if bud == 2000 && os.Getenv("LOCOMO_MISSES") != "" {
+					var ranks []string
+					for _, e := range ev {
+						r := -1
+						for j, h := range hits {
+							if strings.Contains(h.Text, "("+e+"):") {
+								r = j
+								break
+							}
+						}
+						ranks = append(ranks, fmt.Sprintf("%s@%d", e, r))
+					}
+					fmt.Printf("miss %-11s %s | %s\n", names[q.Category], q.Question, strings.Join(ranks, " "))
 				}
 			}
 			// The ceiling: the chunks of the first N hits that hold evidence,
