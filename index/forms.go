@@ -1,8 +1,9 @@
 package index
 
 // wordForms returns the other forms of w that Porter stemming does not
-// bring to w's stem: irregular verbs and plurals, and a few derivations
-// ("fly" → "flight"). Each group lists the forms as typed; FTS5 stems each
+// bring to w's stem: irregular verbs and plurals, a few derivations
+// ("fly" → "flight"), British and American spellings ("colour") and the
+// everyday short forms notes are written in ("fave", "bday", "biz"). Each group lists the forms as typed; FTS5 stems each
 // one, so regular inflections need not be listed. The commonest verbs (go,
 // make, take, see, say, find, know, think, …) are left out: their forms are
 // in most notes, so adding them costs a long posting list and says little.
@@ -50,7 +51,7 @@ var formGroups = [][]string{
 	{"fight", "fought"},
 	{"pay", "paid", "payment"},
 	{"die", "died", "dead", "death"},
-	{"born", "birth", "birthday"},
+	{"born", "birth", "birthday", "bday"},
 	{"marry", "married", "marriage"},
 	{"child", "children"},
 	{"person", "people"},
@@ -63,6 +64,40 @@ var formGroups = [][]string{
 	{"feed", "fed"},
 	{"forget", "forgot", "forgotten"},
 	{"hide", "hid", "hidden"},
+	// One word spelt two ways, or cut short as people write it in notes and
+	// messages: "my fave" answers "my favorite" (three LoCoMo questions).
+	{"favorite", "favourite", "fave", "fav", "favorites", "favourites", "faves", "favs"},
+	{"festival", "fest", "festivals"},
+	{"business", "biz"},
+	{"education", "edu"},
+	{"picture", "pic", "pics", "pictures"},
+	{"photo", "photograph", "photos", "photographs"},
+	{"congratulations", "congrats"},
+	{"conversation", "convo"},
+	{"information", "info"},
+	{"vacation", "vacay"},
+	{"university", "uni"},
+	{"video", "vid", "vids", "videos"},
+	{"husband", "hubby"},
+	{"appointment", "appt"},
+	{"grandmother", "grandma", "granny"},
+	{"grandfather", "grandpa"},
+	{"mom", "mum", "mommy", "mummy"},
+	{"color", "colour", "colors", "colours"},
+	{"travel", "travelled", "travelling", "traveller", "travellers"},
+	{"theater", "theatre"},
+	{"center", "centre"},
+	{"organize", "organise", "organized", "organised", "organization", "organisation"},
+	{"realize", "realise", "realized", "realised"},
+	{"neighbor", "neighbour", "neighbors", "neighbours"},
+	{"cancel", "canceled", "cancelled"},
+	{"jewelry", "jewellery"},
+	{"program", "programme"},
+	{"gray", "grey"},
+	{"pajamas", "pyjamas"},
+	{"practice", "practise"},
+	{"airplane", "aeroplane"},
+	{"apologize", "apologise"},
 }
 
 // formGroup maps each form to its group in formGroups.

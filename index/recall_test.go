@@ -118,6 +118,22 @@ func TestEverydayPhrasings(t *testing.T) {
 			"logs/2026-12-02.md": "# 2026-12-02\n\nJo is away until Monday.\n",
 		},
 		want: "logs/2026-12-01.md",
+	}, {
+		name:  "a short form in the note: fave for favorite",
+		query: "what is Gina's favorite style of dance",
+		files: map[string]string{
+			"logs/2026-01-20.md": "# 2026-01-20\n\nGina: contemporary dance is my fave, so expressive.\n",
+			"logs/2026-01-21.md": "# 2026-01-21\n\nGina's dance shoes need new soles.\n",
+		},
+		want: "logs/2026-01-20.md",
+	}, {
+		name:  "British spelling in the note: colour for color",
+		query: "what color is the new sofa",
+		files: map[string]string{
+			"logs/2026-02-10.md": "# 2026-02-10\n\nThe sofa arrived, a deep green colour.\n",
+			"logs/2026-02-11.md": "# 2026-02-11\n\nSofa cushions cleaned, the stains are gone.\n",
+		},
+		want: "logs/2026-02-10.md",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			ix, _ := open(t, workspace(t, tc.files))
@@ -130,6 +146,23 @@ func TestEverydayPhrasings(t *testing.T) {
 				t.Fatalf("%q: first hit %q", tc.query, hits[0].Text)
 			}
 		})
+	}
+}
+
+// No word is in two groups of forms: the lookup would keep only the last,
+// and the word would lose the forms of the first.
+func TestFormGroupsAreDisjoint(t *testing.T) {
+	seen := map[string]int{}
+	for i, g := range formGroups {
+		for _, f := range g {
+			if j, ok := seen[f]; ok && j != i {
+				t.Errorf("%q is in groups %v and %v", f, formGroups[j], g)
+			}
+			if f != strings.ToLower(f) || strings.ContainsAny(f, " -'") {
+				t.Errorf("%q: forms are single lowercase words, as queryTerms gives them", f)
+			}
+			seen[f] = i
+		}
 	}
 }
 
