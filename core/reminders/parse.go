@@ -6,10 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/olebedev/when"
-	"github.com/olebedev/when/rules/common"
-	"github.com/olebedev/when/rules/en"
 )
 
 // Layouts of an ISO 8601 time: with an offset it is absolute; without one it
@@ -31,15 +27,6 @@ var (
 	// fillers may stand around the phrase the parser understood.
 	fillers = regexp.MustCompile(`(?i)\b(at|on|by)\b|[\s,.;]`)
 )
-
-// naturalParser reads English phrases ("tomorrow 9:00", "fri 18:00",
-// "in 2 hours"); it is built once, its rules are read-only.
-var naturalParser = func() *when.Parser {
-	w := when.New(nil)
-	w.Add(en.All...)
-	w.Add(common.All...)
-	return w
-}()
 
 // Parse reads when a reminder is due, relative to now, in loc: an ISO time
 // ("2026-12-04T18:00", with or without an offset), a duration from now
