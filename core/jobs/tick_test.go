@@ -262,8 +262,13 @@ func TestOnlyAgentCommandsAreAccepted(t *testing.T) {
 	if _, err := f.store.Add(ctx, "chat-hello", "@daily", time.UTC, []string{"chat", "again"}); err == nil || !strings.Contains(err.Error(), "exists") {
 		t.Fatalf("duplicate name: %v", err)
 	}
-	if _, err := f.store.Add(ctx, "bad name", "@daily", time.UTC, []string{"chat", "x"}); err == nil {
-		t.Fatal("bad name accepted")
+	for _, bad := range []string{"bad name", "", "-x", ".x", "ä", strings.Repeat("a", 41)} {
+		if _, err := f.store.Add(ctx, bad, "@daily", time.UTC, []string{"chat", "x"}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("name %q: %v, want ErrInvalid", bad, err)
+		}
+	}
+	if _, err := f.store.Add(ctx, strings.Repeat("a", 40), "@daily", time.UTC, []string{"chat", "x"}); err != nil {
+		t.Errorf("a 40-character name refused: %v", err)
 	}
 }
 
