@@ -12,7 +12,8 @@
 // LOCOMO_DIR overrides the data directory (default ../shared/bench/data/locomo-dev
 // from the repository root); LOCOMO_MISSES=1 also lists each question not
 // recalled at 2,000 chars with its evidence turns' ranks among the first 50
-// hits (-1: not among them).
+// hits (-1: not among them); LOCOMO_SHOW=TEXT prints the first 8 hits (date,
+// score, length, sub-query, turns) of the questions containing TEXT.
 package index
 
 import (
@@ -148,6 +149,17 @@ func TestLocomoCeiling(t *testing.T) {
 			hits, err := ix.Search(ctx, q.Question, SearchOptions{K: 50, NoSnippet: true})
 			if err != nil {
 				t.Logf("%q: %v", q.Question, err)
+			}
+			if show := os.Getenv("LOCOMO_SHOW"); show != "" && strings.Contains(q.Question, show) {
+				fmt.Printf("%s | %v\n", q.Question, ev)
+				for j, h := range hits[:min(8, len(hits))] {
+					turns := locomoTurn.FindAllStringSubmatch(h.Text, -1)
+					var ids []string
+					for _, m := range turns {
+						ids = append(ids, m[1])
+					}
+					fmt.Printf("  %d %s %.3f %4d %-20s %s\n", j, h.Date, h.Score, len(h.Text), h.Query, strings.Join(ids, " "))
+				}
 			}
 			for i, bud := range budgets {
 				if hasAll(locomoWithin(hits, bud), ev) {
