@@ -91,7 +91,7 @@ func AppendFact(home, text, section string) (AppendResult, error) {
 			if beforeRename != nil {
 				beforeRename(path)
 			}
-			return unchanged(path, before)
+			return unchanged(path, before, data)
 		})
 		if errors.Is(err, errChanged) && attempt < 3 {
 			continue
@@ -387,9 +387,9 @@ var errChanged = errors.New("changed by another program while being rewritten")
 // meanwhile, so a test can save as an editor would at the worst moment.
 var beforeRename func(path string)
 
-// readForUpdate reads a file and notes its size and mtime, so a later
-// unchanged() can tell whether someone else wrote it in between. A missing
-// file reads as empty.
+// readForUpdate reads a file for a rewrite; a later unchanged() tells
+// whether someone else wrote it in between. A missing file reads as empty
+// (and a nil FileInfo).
 func readForUpdate(path string) (os.FileInfo, []byte, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -402,12 +402,16 @@ func readForUpdate(path string) (os.FileInfo, []byte, error) {
 	return fi, data, err
 }
 
-func unchanged(path string, before os.FileInfo) bool {
-	now, err := os.Stat(path)
-	if err != nil || before == nil {
-		return err != nil && before == nil
+// unchanged reports whether path still holds exactly data (before nil: is
+// still missing). It compares the bytes, not size and mtime: an editor's
+// same-size save within one tick of the file clock keeps both (MEMORY.md is
+// small, so reading it again costs little).
+func unchanged(path string, before os.FileInfo, data []byte) bool {
+	now, err := os.ReadFile(path)
+	if before == nil {
+		return errors.Is(err, os.ErrNotExist)
 	}
-	return now.Size() == before.Size() && now.ModTime().Equal(before.ModTime())
+	return err == nil && bytes.Equal(now, data)
 }
 
 // replaceFile atomically replaces rel in home with data (package confined:

@@ -648,6 +648,43 @@ func TestAppendFactRetriesAfterAnEditorsSave(t *testing.T) {
 	checkLanded(t, home, res, "- Likes green tea.")
 }
 
+// An editor's save of the same size within the same tick of the file clock
+// (size and mtime both unchanged) is noticed too: the check compares bytes.
+func TestAppendFactNoticesASameSizeSameMtimeSave(t *testing.T) {
+	home := workspace(t, initialMemory)
+	edited := strings.Replace(initialMemory, "## Decisions", "## DECISIONS", 1)
+	if len(edited) != len(initialMemory) || edited == initialMemory {
+		t.Fatal("the edit must keep the size and change the bytes")
+	}
+	attempts := 0
+	beforeRename = func(path string) {
+		if attempts++; attempts == 1 {
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+				t.Error(err)
+			}
+			if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { beforeRename = nil }()
+	if _, err := AppendFact(home, "Likes green tea.", "User Facts"); err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 2 {
+		t.Errorf("%d attempts, want the same-size save to cost one retry", attempts)
+	}
+	got := readFile(t, filepath.Join(home, "MEMORY.md"))
+	if !strings.Contains(got, "## DECISIONS") || !strings.Contains(got, "- Likes green tea.") {
+		t.Fatalf("MEMORY.md =\n%s\nwant the editor's save and the fact", got)
+	}
+}
+
 // An editor that keeps saving wins: after a few attempts the rewrite gives
 // up with an error, and MEMORY.md is the editor's last save.
 func TestAppendFactGivesUpToABusyEditor(t *testing.T) {
@@ -656,8 +693,6 @@ func TestAppendFactGivesUpToABusyEditor(t *testing.T) {
 	var last string
 	beforeRename = func(path string) {
 		attempts++
-		// Each save a different size: the check compares size and mtime,
-		// and two saves within one tick of the file clock share an mtime.
 		last = strings.Replace(initialMemory, "## Decisions\n", "## Decisions\n\n- Save"+strings.Repeat("!", attempts)+"\n", 1)
 		if err := os.WriteFile(path, []byte(last), 0o600); err != nil {
 			t.Error(err)

@@ -57,7 +57,7 @@ func Supersede(home string, line int, expect, note, fact string) (AppendResult, 
 			b.Write(l)
 		}
 		res.StartLine, res.EndLine = line, line+1
-		err = replaceFile(home, memoryFile, b.Bytes(), func() bool { return unchanged(path, before) })
+		err = replaceFile(home, memoryFile, b.Bytes(), func() bool { return unchanged(path, before, data) })
 		if errors.Is(err, errChanged) && attempt < 3 {
 			continue
 		}
