@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -265,17 +266,27 @@ func firstLine(s string) string {
 	return s
 }
 
-// desktopNotify shows a reminder as a desktop notification where
-// notify-send exists; without a desktop session it fails, which is fine:
-// stdout has it.
+// desktopNotify shows a reminder as a desktop notification: notify-send
+// on Linux, osascript's "display notification" on macOS (title and body
+// passed as arguments, never spliced into the script). Without a desktop
+// session either fails, which is fine: stdout has the reminder.
 func desktopNotify(ctx context.Context, title, body string) {
-	bin, err := exec.LookPath("notify-send")
+	name, args := notifyCommand(runtime.GOOS, "Reminder: "+title, body)
+	bin, err := exec.LookPath(name)
 	if err != nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	_ = exec.CommandContext(ctx, bin, "--app-name=agent", "Reminder: "+title, body).Run()
+	_ = exec.CommandContext(ctx, bin, args...).Run()
+}
+
+func notifyCommand(goos, title, body string) (string, []string) {
+	if goos == "darwin" {
+		return "osascript", []string{"-e", "on run argv", "-e",
+			"display notification (item 2 of argv) with title (item 1 of argv)", "-e", "end run", title, body}
+	}
+	return "notify-send", []string{"--app-name=agent", title, body}
 }
 
 // jobJSON is the JSON shape of a job; part of the CLI contract
