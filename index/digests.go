@@ -4,10 +4,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // citedRE finds the citations a digest item ends with: "(logs/2026-11-20.md:14-22)".
-var citedRE = regexp.MustCompile(`\((logs/[^():\s]+\.md):(\d+)(?:-(\d+))?\)`)
+var citedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\((logs/[^():\s]+\.md):(\d+)(?:-(\d+))?\)`) })
 
 // dropCitedTwice removes the digest items (digests/) whose every cited log
 // passage overlaps a log chunk among the hits: the same passage twice would
@@ -23,7 +24,7 @@ func dropCitedTwice(hits []Hit) []Hit {
 		}
 	}
 	covered := func(text string) bool {
-		cites := citedRE.FindAllStringSubmatch(text, -1)
+		cites := citedRE().FindAllStringSubmatch(text, -1)
 		if len(cites) == 0 {
 			return false
 		}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -53,8 +54,8 @@ type Citation struct {
 }
 
 var (
-	rangeSuffix = regexp.MustCompile(`^(.*?):(\d+)(?:\s*[-–]\s*(\d+))?$`)
-	bareDate    = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(\.md)?$`)
+	rangeSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*?):(\d+)(?:\s*[-–]\s*(\d+))?$`) })
+	bareDate    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(\.md)?$`) })
 )
 
 // ParseCitation accepts a memory file as a model names it: a bare path
@@ -85,7 +86,7 @@ func ParseCitation(s string) (Citation, error) {
 	} else if i := strings.Index(s, " > "); i >= 0 {
 		s = strings.TrimSpace(s[:i])
 	}
-	if m := rangeSuffix.FindStringSubmatch(s); m != nil {
+	if m := rangeSuffix().FindStringSubmatch(s); m != nil {
 		s = m[1]
 		c.From, _ = strconv.Atoi(m[2])
 		c.To = c.From
@@ -114,7 +115,7 @@ func ParseCitation(s string) (Citation, error) {
 	switch {
 	case strings.EqualFold(rel, memoryFile):
 		rel = memoryFile
-	case bareDate.MatchString(rel):
+	case bareDate().MatchString(rel):
 		rel = logsDir + "/" + strings.TrimSuffix(rel, ".md") + ".md"
 	}
 	c.Path = rel

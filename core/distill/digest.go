@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/renameio/v2"
 )
@@ -118,4 +119,6 @@ func Distilled(home string, p Period) (bool, error) {
 }
 
 // bulletRE reads a digest bullet back: its text and its citation.
-var bulletRE = regexp.MustCompile(`^- (.+) \((logs/\d{4}-\d{2}-\d{2}\.md:\d+(?:-\d+)?)\)$`)
+var bulletRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^- (.+) \((logs/\d{4}-\d{2}-\d{2}\.md:\d+(?:-\d+)?)\)$`)
+})

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -60,13 +61,13 @@ func MonthOf(day time.Time) Period {
 }
 
 var (
-	weekKey  = regexp.MustCompile(`^(\d{4})-W(\d{2})$`)
-	monthKey = regexp.MustCompile(`^(\d{4})-(\d{2})$`)
+	weekKey  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4})-W(\d{2})$`) })
+	monthKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4})-(\d{2})$`) })
 )
 
 // ParsePeriod reads "2026-W47" or "2026-11".
 func ParsePeriod(s string) (Period, error) {
-	if m := weekKey.FindStringSubmatch(s); m != nil {
+	if m := weekKey().FindStringSubmatch(s); m != nil {
 		y, _ := strconv.Atoi(m[1])
 		w, _ := strconv.Atoi(m[2])
 		// 4 January is always in ISO week 1.
@@ -76,7 +77,7 @@ func ParsePeriod(s string) (Period, error) {
 		}
 		return p, nil
 	}
-	if m := monthKey.FindStringSubmatch(s); m != nil {
+	if m := monthKey().FindStringSubmatch(s); m != nil {
 		mo, _ := strconv.Atoi(m[2])
 		y, _ := strconv.Atoi(m[1])
 		if mo < 1 || mo > 12 {

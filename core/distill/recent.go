@@ -36,7 +36,7 @@ func RecentLines(home string, budgetTokens int) ([]string, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		if bulletRE.MatchString(sc.Text()) {
+		if bulletRE().MatchString(sc.Text()) {
 			items = append(items, sc.Text())
 		}
 	}

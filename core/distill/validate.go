@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -40,7 +41,9 @@ const (
 	maxSectionRunes = 80
 )
 
-var citationRE = regexp.MustCompile(`^\s*(logs/\d{4}-\d{2}-\d{2}\.md):(\d+)(?:-(\d+))?\s*$`)
+var citationRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(logs/\d{4}-\d{2}-\d{2}\.md):(\d+)(?:-(\d+))?\s*$`)
+})
 
 // checker validates citations against the period's sources.
 type checker struct {
@@ -59,7 +62,7 @@ func newChecker(srcs []Source) checker {
 // those lines hold quote (compared ignoring case, punctuation runs and
 // spacing). It returns the citation or the reason it fails.
 func (c checker) cite(source, quote string) (Citation, string) {
-	m := citationRE.FindStringSubmatch(source)
+	m := citationRE().FindStringSubmatch(source)
 	if m == nil {
 		return Citation{}, DropNoSource
 	}

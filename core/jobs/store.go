@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -54,7 +55,7 @@ func stamp(t time.Time) string { return t.UTC().Truncate(time.Second).Format(tim
 // validName is a job name's alphabet; its length (at most 40) is checked
 // apart: a bounded repeat {0,39} compiles into 39 copies of the class, a
 // millisecond at every program start.
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
 
 // agentCommands are the commands a job may run: the agent's own, and only
 // those that make sense unattended. Anything else is refused at add.
@@ -99,7 +100,7 @@ func CheckArgs(args []string) error {
 // Add stores a new, enabled job, first due at its schedule's next time
 // after now.
 func (s *Store) Add(ctx context.Context, name, spec string, loc *time.Location, args []string) (Job, error) {
-	if len(name) > 40 || !validName.MatchString(name) {
+	if len(name) > 40 || !validName().MatchString(name) {
 		return Job{}, invalidf("job name %q: use letters, digits, '-', '_' or '.', at most 40, starting with a letter or digit", name)
 	}
 	sched, err := ParseSchedule(spec, loc)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -18,14 +19,16 @@ var (
 var (
 	// relative is "+2h", "+90m", "+1h30m", and the days and weeks Go's
 	// durations lack: "+2d", "+1w".
-	relativeDays = regexp.MustCompile(`^\+(\d{1,4})([dw])$`)
-	isoDate      = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	relativeDays = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\+(\d{1,4})([dw])$`) })
+	isoDate      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
 	// clockWords says a phrase names a time of day or an offset in hours or
 	// minutes; without one, "tomorrow" or "fri" would silently mean "at this
 	// very minute of that day", which nobody means.
-	clockWords = regexp.MustCompile(`(?i)\d{1,2}:\d{2}|\b\d{1,2}\s*(am|pm|a\.m\.|p\.m\.)|\bnoon\b|\bmidnight\b|\bin\s+\S+\s+(sec|second|min|minute|hour|hr)s?\b`)
+	clockWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\d{1,2}:\d{2}|\b\d{1,2}\s*(am|pm|a\.m\.|p\.m\.)|\bnoon\b|\bmidnight\b|\bin\s+\S+\s+(sec|second|min|minute|hour|hr)s?\b`)
+	})
 	// fillers may stand around the phrase the parser understood.
-	fillers = regexp.MustCompile(`(?i)\b(at|on|by)\b|[\s,.;]`)
+	fillers = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(at|on|by)\b|[\s,.;]`) })
 )
 
 // Parse reads when a reminder is due, relative to now, in loc: an ISO time
@@ -59,7 +62,7 @@ func Parse(s string, now time.Time, loc *time.Location) (time.Time, error) {
 // none of them.
 func parseExact(s string, now time.Time, loc *time.Location) (time.Time, error) {
 	if strings.HasPrefix(s, "+") {
-		if m := relativeDays.FindStringSubmatch(s); m != nil {
+		if m := relativeDays().FindStringSubmatch(s); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			if m[2] == "w" {
 				n *= 7
@@ -82,7 +85,7 @@ func parseExact(s string, now time.Time, loc *time.Location) (time.Time, error) 
 			return t, nil
 		}
 	}
-	if isoDate.MatchString(s) {
+	if isoDate().MatchString(s) {
 		return time.Time{}, invalidf("%q is a date without a time of day: add one, e.g. \"%sT09:00\"", s, s)
 	}
 	return time.Time{}, nil
@@ -95,10 +98,10 @@ func parseNatural(s string, now time.Time) (time.Time, error) {
 	}
 	understood := Format(res.Time, now.Location())
 	rest := s[:res.Index] + s[res.Index+len(res.Text):]
-	if strings.TrimSpace(fillers.ReplaceAllString(rest, "")) != "" {
+	if strings.TrimSpace(fillers().ReplaceAllString(rest, "")) != "" {
 		return time.Time{}, invalidf("%q is ambiguous: understood only %q, as %s; say it as e.g. \"tomorrow 9:00\" or 2026-12-04T18:00", s, res.Text, understood)
 	}
-	if !clockWords.MatchString(res.Text) {
+	if !clockWords().MatchString(res.Text) {
 		return time.Time{}, invalidf("%q has no time of day: understood %s at the current time; add one, e.g. %q", s, res.Time.Format("Mon 2006-01-02"), s+" 9:00")
 	}
 	return res.Time, nil
