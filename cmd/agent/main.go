@@ -160,7 +160,7 @@ func (a *app) rootCommand() *cli.Command {
 func setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
 		msg := strings.ToLower(err.Error()[:1]) + err.Error()[1:]
-		msg = goStyleFlag.ReplaceAllString(msg, "flag --$1")
+		msg = goStyleFlag().ReplaceAllString(msg, "flag --$1")
 		// A value that starts with '-' is read as a flag: say how to pass it.
 		if f, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
 			msg = fmt.Sprintf("unknown flag %s; if %s is a value, put -- before it: %s … -- %s", f, f, c.FullName(), f)
@@ -173,12 +173,14 @@ func setUsageErrors(cmd *cli.Command) {
 	}
 }
 
-var goStyleFlag = regexp.MustCompile(`flag -([a-z][a-z0-9-]+)`)
+var goStyleFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`flag -([a-z][a-z0-9-]+)`) })
 
 // envParse is how urfave/cli words a variable it could not parse. It reports
 // it before any flag is parsed, outside OnUsageError, so it is recognised
 // here by its wording (pinned by go.mod, and by a transcript test).
-var envParse = regexp.MustCompile(`^could not parse "(.*)" as \S+ value from environment variable "(\w+)" for flag ([\w-]+): (.*)$`)
+var envParse = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^could not parse "(.*)" as \S+ value from environment variable "(\w+)" for flag ([\w-]+): (.*)$`)
+})
 
 // envUsageError makes a bad value in an environment variable the usage
 // error (exit 2) the same value given as a flag is, naming the variable.
@@ -186,7 +188,7 @@ func envUsageError(err error) error {
 	if err == nil {
 		return nil
 	}
-	m := envParse.FindStringSubmatch(err.Error())
+	m := envParse().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/rivo/uniseg"
 )
@@ -54,7 +55,7 @@ func (t *table) flush() error {
 }
 
 // sgr matches the colour and style escapes this program writes.
-var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
+var sgr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;]*m") })
 
 // displayWidth is the number of terminal columns s takes.
-func displayWidth(s string) int { return uniseg.StringWidth(sgr.ReplaceAllString(s, "")) }
+func displayWidth(s string) int { return uniseg.StringWidth(sgr().ReplaceAllString(s, "")) }

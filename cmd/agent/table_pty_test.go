@@ -81,4 +81,4 @@ func columnStarts(line string) []int {
 }
 
 // displayLine is the line without its colour escapes.
-func displayLine(s string) string { return sgr.ReplaceAllString(s, "") }
+func displayLine(s string) string { return sgr().ReplaceAllString(s, "") }

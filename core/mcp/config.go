@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/renameio/v2"
 )
@@ -221,12 +222,12 @@ func SaveConfig(path string, c *Config) error {
 
 // nameRE is a server name's alphabet; its length (at most 40) is checked
 // apart, as a bounded repeat compiles into one copy of the class per place.
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`) })
 
 // ValidName says whether name can name a server: letters, digits, '-' and
 // '_', at most 40, so "NAME__tool" stays readable and within 64.
 func ValidName(name string) error {
-	if len(name) > 40 || !nameRE.MatchString(name) {
+	if len(name) > 40 || !nameRE().MatchString(name) {
 		return fmt.Errorf("server name %q: use letters, digits, '-' and '_' (at most 40, starting with a letter or digit)", name)
 	}
 	if strings.Contains(name, "__") {
@@ -259,13 +260,13 @@ func SanitizeName(name string) string {
 	return s
 }
 
-var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var varRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 // expand replaces each ${VAR} with its value from getenv; an unset variable
 // is an error naming it, so a server never starts with a silently empty token.
 func expand(s string, getenv func(string) (string, bool)) (string, error) {
 	var missing []string
-	out := varRE.ReplaceAllStringFunc(s, func(m string) string {
+	out := varRE().ReplaceAllStringFunc(s, func(m string) string {
 		name := m[2 : len(m)-1]
 		v, ok := getenv(name)
 		if !ok {
