@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
@@ -98,23 +98,15 @@ func (a *app) runReindex(ctx context.Context, cmd *cli.Command) error {
 	debug.SetGCPercent(200)
 	debug.SetMemoryLimit(32 << 20)
 	opts := index.ReindexOptions{Full: cmd.Bool("full")}
-	var bar *progressbar.ProgressBar
-	if a.io.ErrTTY && !a.quiet {
-		opts.Progress = func(done, total int) {
-			if bar == nil {
-				bar = progressbar.NewOptions(total,
-					progressbar.OptionSetWriter(a.io.Err),
-					progressbar.OptionSetDescription("agent: indexing"),
-					progressbar.OptionShowCount(),
-					progressbar.OptionClearOnFinish(),
-					progressbar.OptionThrottle(100*time.Millisecond))
-			}
-			bar.Set(done)
-		}
+	// A dumb terminal cannot erase a line; it gets the summary only.
+	var bar *progressLine
+	if a.io.ErrTTY && !a.quiet && os.Getenv("TERM") != "dumb" {
+		bar = &progressLine{w: a.io.Err, label: "agent: indexing", interval: 100 * time.Millisecond}
+		opts.Progress = bar.set
 	}
 	st, err := ix.Reindex(ctx, opts)
 	if bar != nil {
-		bar.Finish()
+		bar.clear()
 	}
 	if err != nil {
 		return err
