@@ -27,7 +27,8 @@ type DoctorCheck struct {
 }
 
 // DoctorReport is the outcome of every check, in a fixed order:
-// workspace, state.db, SOUL.md, MEMORY.md, index, skills, ollama, model.
+// workspace, state.db, SOUL.md, MEMORY.md, index, skills, integrations,
+// jobs, ollama, model.
 type DoctorReport struct {
 	OK     bool          `json:"ok"`
 	Checks []DoctorCheck `json:"checks"`
@@ -46,7 +47,9 @@ const doctorOllamaTimeout = 10 * time.Second
 // Doctor checks the workspace at home, its index, and Ollama with the named
 // model (o, or when nil the server OLLAMA_HOST names). It never changes a
 // file (beyond the schema migrations any command applies when it opens
-// state.db) and always runs every check, even when OLLAMA_HOST is unusable.
+// state.db, and the integrations' tool cache, which it refreshes as `agent
+// mcp list` does) and always runs every check, even when OLLAMA_HOST is
+// unusable.
 func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport {
 	var checks []DoctorCheck
 	add := func(c DoctorCheck) { checks = append(checks, c) }
@@ -59,9 +62,10 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 		add(doctorFile(home, MemoryFile))
 		add(doctorIndex(ctx, home))
 		add(doctorSkills(home))
+		add(doctorIntegrations(ctx, home))
 		add(DoctorJobs(ctx, home))
 	} else {
-		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills", "jobs"} {
+		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills", "integrations", "jobs"} {
 			add(notChecked(name, "no workspace", "agent init"))
 		}
 	}

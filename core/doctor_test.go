@@ -2,13 +2,16 @@ package core_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"agent/core"
+	"agent/core/mcp"
 	"agent/core/ollamatest"
 	"agent/index"
 )
@@ -65,7 +68,7 @@ func TestDoctorAllOK(t *testing.T) {
 			t.Errorf("check %+v: want ok, a detail and no fix", c)
 		}
 	}
-	if got := strings.Join(names, " "); got != "workspace state.db SOUL.md MEMORY.md index skills jobs ollama model" {
+	if got := strings.Join(names, " "); got != "workspace state.db SOUL.md MEMORY.md index skills integrations jobs ollama model" {
 		t.Errorf("checks in order %q", got)
 	}
 	if d := doctorCheckNamed(t, rep, "model").Detail; d != "llama3.2:latest, context length 131072, llama 3.2B Q4_K_M" {
@@ -76,6 +79,49 @@ func TestDoctorAllOK(t *testing.T) {
 	}
 	if d := doctorCheckNamed(t, rep, "index").Detail; !strings.HasPrefix(d, "fresh: 1 file, ") {
 		t.Errorf("index detail = %q", d)
+	}
+	if d := doctorCheckNamed(t, rep, "integrations").Detail; d != "none configured" {
+		t.Errorf("integrations detail = %q", d)
+	}
+}
+
+// Doctor starts each integration as `agent mcp list` does: a working one is
+// named with its tool count; one that cannot start, or an entry that cannot
+// be used as written, fails the check (exit 1) with its error; a malformed
+// mcp.json too. No server outlives the check.
+func TestDoctorIntegrations(t *testing.T) {
+	ctx := context.Background()
+	home := doctorHome(t)
+	o, _ := newFakeOllama(t)
+	writeMCP := func(js string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(home, mcp.ConfigFile), []byte(js), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	self, _ := json.Marshal(os.Args[0])
+	writeMCP(`{"mcpServers": {"t": {"command": ` + string(self) + `, "env": {"MCPTEST_MAIN": "1"}}}}`)
+	c := doctorCheckNamed(t, core.Doctor(ctx, home, "llama3.2", o), "integrations")
+	if !c.OK || !regexp.MustCompile(`^t: \d+ tools$`).MatchString(c.Detail) || c.Fix != "" {
+		t.Errorf("one working integration: %+v", c)
+	}
+
+	writeMCP(`{"mcpServers": {"t": {"command": ` + string(self) + `, "env": {"MCPTEST_MAIN": "1"}},
+		"gone": {"command": "/nonexistent/mcp-server"}, "bad": {"url": "not a url", "type": "http"}}}`)
+	rep := core.Doctor(ctx, home, "llama3.2", o)
+	c = doctorCheckNamed(t, rep, "integrations")
+	if c.OK || !strings.HasPrefix(c.Detail, "2 of 3 integrations unavailable (chats go on without their tools): bad: ") ||
+		!strings.Contains(c.Detail, "; gone: ") || !strings.Contains(c.Detail, "/nonexistent/mcp-server") || !strings.Contains(c.Fix, "agent mcp list") {
+		t.Errorf("two broken integrations: %+v", c)
+	}
+	if err := rep.Err(); err == nil || errors.Is(err, core.ErrModelUnavailable) {
+		t.Errorf("Err() = %v, want a plain failure (exit 1)", err)
+	}
+
+	writeMCP(`{"mcpServers": {`)
+	c = doctorCheckNamed(t, core.Doctor(ctx, home, "llama3.2", o), "integrations")
+	if c.OK || !strings.Contains(c.Detail, mcp.ConfigFile) || !strings.Contains(c.Fix, "in an editor") {
+		t.Errorf("malformed mcp.json: %+v", c)
 	}
 }
 
@@ -112,7 +158,7 @@ func TestDoctorOllamaDown(t *testing.T) {
 	if c := doctorCheckNamed(t, rep, "model"); c.OK || c.Detail != "not checked: Ollama unreachable" {
 		t.Errorf("model check = %+v", c)
 	}
-	if err := rep.Err(); !errors.Is(err, core.ErrModelUnavailable) || err.Error() != "doctor: 2 of 9 checks failed (Ollama or the model)" {
+	if err := rep.Err(); !errors.Is(err, core.ErrModelUnavailable) || err.Error() != "doctor: 2 of 10 checks failed (Ollama or the model)" {
 		t.Errorf("Err() = %v", err)
 	}
 }
@@ -123,8 +169,8 @@ func TestDoctorBadOllamaHost(t *testing.T) {
 	home := doctorHome(t)
 	t.Setenv("OLLAMA_HOST", "ftp://127.0.0.1:1")
 	rep := core.Doctor(context.Background(), home, "llama3.2", nil)
-	if len(rep.Checks) != 9 {
-		t.Fatalf("%d checks, want 9: %+v", len(rep.Checks), rep)
+	if len(rep.Checks) != 10 {
+		t.Fatalf("%d checks, want 10: %+v", len(rep.Checks), rep)
 	}
 	if c := doctorCheckNamed(t, rep, "ollama"); c.OK || !strings.Contains(c.Detail, "scheme must be http or https") || c.Fix == "" {
 		t.Errorf("ollama check = %+v", c)

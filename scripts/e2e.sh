@@ -276,6 +276,8 @@ e2e_mcp() {
 	check "mcp list: both servers ok with their tools" eval 'code_is 0 && out_has "^everything	ok	[1-9][0-9]*	stdio	" && out_has "^files	ok	[1-9][0-9]*	stdio	"'
 	ag mcp tools files
 	check "mcp tools: the filesystem server's read_text_file" out_has "^files__read_text_file	ask	.*path:string\*"
+	ag doctor
+	check "doctor: both real servers start, named with their tool counts" out_has "^ok	integrations	everything: [1-9][0-9]* tools; files: [1-9][0-9]* tools	\$"
 
 	ag prompt "hello"
 	check "identity section: the integrations with their tool counts" out_has "^- Integrations \(their tools are named NAME__tool\): everything: [1-9][0-9]* tools; files: [1-9][0-9]* tools\.$"
