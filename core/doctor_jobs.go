@@ -11,9 +11,8 @@ import (
 // on. Only a workspace whose state.db opens is checked.
 func DoctorJobs(ctx context.Context, home string) DoctorCheck {
 	c := DoctorCheck{Name: "jobs"}
-	ws, err := Open(ctx, home)
-	if err != nil {
-		c.Detail, c.Fix = "not checked: "+err.Error(), "agent doctor (see the state.db line)"
+	ws, ok := doctorOpen(ctx, home, &c)
+	if !ok {
 		return c
 	}
 	defer ws.Close()
@@ -24,4 +23,15 @@ func DoctorJobs(ctx context.Context, home string) DoctorCheck {
 	}
 	c.OK, c.Detail, c.Fix = ok, detail, fix
 	return c
+}
+
+// doctorOpen opens the workspace for a check that reads state.db; when it
+// cannot, it fills c with why (the state.db line has the details).
+func doctorOpen(ctx context.Context, home string, c *DoctorCheck) (*Workspace, bool) {
+	ws, err := Open(ctx, home)
+	if err != nil {
+		c.Detail, c.Fix = "not checked: "+err.Error(), "agent doctor (see the state.db line)"
+		return nil, false
+	}
+	return ws, true
 }

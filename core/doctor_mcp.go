@@ -22,9 +22,8 @@ const doctorMCPTimeout = 10 * time.Second
 // its error.
 func doctorIntegrations(ctx context.Context, home string) DoctorCheck {
 	c := DoctorCheck{Name: "integrations"}
-	ws, err := Open(ctx, home)
-	if err != nil {
-		c.Detail, c.Fix = "not checked: "+err.Error(), "agent doctor (see the state.db line)"
+	ws, opened := doctorOpen(ctx, home, &c)
+	if !opened {
 		return c
 	}
 	defer ws.Close()
