@@ -76,7 +76,7 @@ func AppendFact(home, text, section string) (AppendResult, error) {
 	// An editor may save between our read and our rename (it does not take
 	// our lock); when the file changed meanwhile, start over from the new one.
 	for attempt := 0; ; attempt++ {
-		before, data, err := readForUpdate(path)
+		data, existed, err := readForUpdate(path)
 		if err != nil {
 			return res, fmt.Errorf("add to %s: %w", path, err)
 		}
@@ -91,7 +91,7 @@ func AppendFact(home, text, section string) (AppendResult, error) {
 			if beforeRename != nil {
 				beforeRename(path)
 			}
-			return unchanged(path, before, data)
+			return unchanged(path, existed, data)
 		})
 		if errors.Is(err, errChanged) && attempt < 3 {
 			continue
@@ -388,27 +388,23 @@ var errChanged = errors.New("changed by another program while being rewritten")
 var beforeRename func(path string)
 
 // readForUpdate reads a file for a rewrite; a later unchanged() tells
-// whether someone else wrote it in between. A missing file reads as empty
-// (and a nil FileInfo).
-func readForUpdate(path string) (os.FileInfo, []byte, error) {
-	fi, err := os.Stat(path)
+// whether someone else wrote it in between. A missing file reads as empty,
+// and exists is false.
+func readForUpdate(path string) (data []byte, exists bool, err error) {
+	data, err = os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, nil
+		return nil, false, nil
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := os.ReadFile(path)
-	return fi, data, err
+	return data, err == nil, err
 }
 
-// unchanged reports whether path still holds exactly data (before nil: is
-// still missing). It compares the bytes, not size and mtime: an editor's
-// same-size save within one tick of the file clock keeps both (MEMORY.md is
-// small, so reading it again costs little).
-func unchanged(path string, before os.FileInfo, data []byte) bool {
+// unchanged reports whether path still holds exactly data (or, when it did
+// not exist, still does not). It compares the bytes, not size and mtime: an
+// editor's same-size save within one tick of the file clock keeps both
+// (MEMORY.md is small, so reading it again costs little).
+func unchanged(path string, existed bool, data []byte) bool {
 	now, err := os.ReadFile(path)
-	if before == nil {
+	if !existed {
 		return errors.Is(err, os.ErrNotExist)
 	}
 	return err == nil && bytes.Equal(now, data)

@@ -801,3 +801,25 @@ func TestAppendIsOneWrite(t *testing.T) {
 		}
 	}
 }
+
+// ReplaceMemory (a user's revert) writes the whole file: over an existing
+// MEMORY.md atomically, and a missing one is created.
+func TestReplaceMemory(t *testing.T) {
+	home := workspace(t, initialMemory)
+	path := filepath.Join(home, "MEMORY.md")
+	if err := ReplaceMemory(home, []byte("# Memory\n\n- Reverted.\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, path); got != "# Memory\n\n- Reverted.\n" {
+		t.Fatalf("replaced MEMORY.md = %q", got)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReplaceMemory(home, []byte("# Memory\n\n- Restored.\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, path); got != "# Memory\n\n- Restored.\n" {
+		t.Fatalf("recreated MEMORY.md = %q", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -32,7 +33,7 @@ func Supersede(home string, line int, expect, note, fact string) (AppendResult, 
 		return res, fmt.Errorf("supersede in %s: %w", memoryFile, err)
 	}
 	for attempt := 0; ; attempt++ {
-		before, data, err := readForUpdate(path)
+		data, existed, err := readForUpdate(path)
 		if err != nil {
 			return res, fmt.Errorf("supersede in %s: %w", path, err)
 		}
@@ -57,7 +58,7 @@ func Supersede(home string, line int, expect, note, fact string) (AppendResult, 
 			b.Write(l)
 		}
 		res.StartLine, res.EndLine = line, line+1
-		err = replaceFile(home, memoryFile, b.Bytes(), func() bool { return unchanged(path, before, data) })
+		err = replaceFile(home, memoryFile, b.Bytes(), func() bool { return unchanged(path, existed, data) })
 		if errors.Is(err, errChanged) && attempt < 3 {
 			continue
 		}
@@ -78,12 +79,12 @@ func ReplaceMemory(home string, data []byte) error {
 	if err := insideWorkspace(home, path); err != nil {
 		return fmt.Errorf("write %s: %w", memoryFile, err)
 	}
-	fi, _, err := readForUpdate(path)
+	_, err = os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) { // no MEMORY.md to replace: a new file, written whole at once
+		return appendBytes(home, memoryFile, data)
+	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", memoryFile, err)
-	}
-	if fi == nil { // no MEMORY.md to replace: a new file, written whole at once
-		return appendBytes(home, memoryFile, data)
 	}
 	return replaceFile(home, memoryFile, data, func() bool { return true })
 }
