@@ -255,9 +255,16 @@ func TestDoctorWorkspaceProblems(t *testing.T) {
 		if err := os.WriteFile(state, garbage, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		c := doctorCheckNamed(t, core.Doctor(ctx, home, "llama3.2", o), "state.db")
+		rep := core.Doctor(ctx, home, "llama3.2", o)
+		c := doctorCheckNamed(t, rep, "state.db")
 		if c.OK || !strings.Contains(c.Detail, "not a readable SQLite database") || !strings.Contains(c.Fix, "from a backup") {
 			t.Errorf("state.db check = %+v", c)
+		}
+		// The checks that read state.db say they could not, and point at it.
+		for _, name := range []string{"integrations", "jobs"} {
+			if c := doctorCheckNamed(t, rep, name); c.OK || !strings.HasPrefix(c.Detail, "not checked: ") || c.Fix != "agent doctor (see the state.db line)" {
+				t.Errorf("%s check = %+v", name, c)
+			}
 		}
 		if b, _ := os.ReadFile(state); string(b) != string(garbage) {
 			t.Error("doctor changed the corrupt state.db")

@@ -3,8 +3,9 @@ package index
 // wordForms returns the other forms of w that Porter stemming does not
 // bring to w's stem: irregular verbs and plurals, a few derivations
 // ("fly" → "flight"), British and American spellings ("colour") and the
-// everyday short forms notes are written in ("fave", "bday", "biz"). Each group lists the forms as typed; FTS5 stems each
-// one, so regular inflections need not be listed. The commonest verbs (go,
+// everyday short forms notes are written in ("fave", "bday", "biz"). Each
+// group lists the forms as typed; FTS5 stems each one, so regular
+// inflections need not be listed. The commonest verbs (go,
 // make, take, see, say, find, know, think, …) are left out: their forms are
 // in most notes, so adding them costs a long posting list and says little.
 func wordForms(w string) []string {

@@ -52,9 +52,9 @@ func NewStore(db *sql.DB, now func() time.Time) *Store {
 
 func stamp(t time.Time) string { return t.UTC().Truncate(time.Second).Format(time.RFC3339) }
 
-// validName is a job name's alphabet; its length (at most 40) is checked
-// apart: a bounded repeat {0,39} compiles into 39 copies of the class, a
-// millisecond at every program start.
+// validName is a job name's alphabet, compiled on first use; its length (at
+// most 40) is checked apart, as a bounded repeat {0,39} compiles into 39
+// copies of the class.
 var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
 
 // agentCommands are the commands a job may run: the agent's own, and only

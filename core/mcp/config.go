@@ -220,8 +220,9 @@ func SaveConfig(path string, c *Config) error {
 	return nil
 }
 
-// nameRE is a server name's alphabet; its length (at most 40) is checked
-// apart, as a bounded repeat compiles into one copy of the class per place.
+// nameRE is a server name's alphabet, compiled on first use; its length (at
+// most 40) is checked apart, as a bounded repeat compiles into one copy of
+// the class per place.
 var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`) })
 
 // ValidName says whether name can name a server: letters, digits, '-' and

@@ -58,8 +58,12 @@ func main() {
 	out := flag.String("o", ".", "directory to write tiny.gguf and Modelfile into")
 	vocabFile := flag.String("vocab", "", "a JSON array of SentencePiece tokens in id order (default: printable characters)")
 	flag.Parse()
-	tokens, scores, types := vocabulary()
-	if *vocabFile != "" {
+	var tokens []string
+	var scores []float32
+	var types []int32
+	if *vocabFile == "" {
+		tokens, scores, types = vocabulary()
+	} else {
 		var err error
 		if tokens, scores, types, err = readVocabulary(*vocabFile); err != nil {
 			fmt.Fprintf(os.Stderr, "tinymodel: %v\n", err)
