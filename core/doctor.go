@@ -57,13 +57,24 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 	ws, wsCheck := doctorWorkspace(home)
 	add(wsCheck)
 	if ws {
-		add(doctorStateDB(ctx, home))
+		// state.db is opened once, for its own line and the lines that read it.
+		state, openErr := Open(ctx, home)
+		if openErr == nil {
+			defer state.Close()
+		}
+		add(doctorStateDB(ctx, home, state, openErr))
 		add(doctorSoul(home))
 		add(doctorFile(home, MemoryFile))
 		add(doctorIndex(ctx, home))
 		add(doctorSkills(home))
-		add(doctorIntegrations(ctx, home))
-		add(DoctorJobs(ctx, home))
+		if openErr != nil {
+			for _, name := range []string{"integrations", "jobs"} {
+				add(notChecked(name, openErr.Error(), "agent doctor (see the state.db line)"))
+			}
+		} else {
+			add(doctorIntegrations(ctx, state))
+			add(DoctorJobs(ctx, state))
+		}
 	} else {
 		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills", "integrations", "jobs"} {
 			add(notChecked(name, "no workspace", "agent init"))
@@ -136,14 +147,14 @@ func doctorWorkspace(home string) (bool, DoctorCheck) {
 	return c.OK, c
 }
 
-func doctorStateDB(ctx context.Context, home string) DoctorCheck {
+// doctorStateDB checks the state.db Doctor opened (ws), or says why it
+// could not (err).
+func doctorStateDB(ctx context.Context, home string, ws *Workspace, err error) DoctorCheck {
 	c := DoctorCheck{Name: StateFile}
-	ws, err := Open(ctx, home)
 	if err != nil {
 		c.Detail, c.Fix = err.Error(), "restore "+filepath.Join(home, StateFile)+" from a backup"
 		return c
 	}
-	defer ws.Close()
 	var result string
 	if err := ws.State.QueryRowContext(ctx, doctorSQLQuickCheck).Scan(&result); err != nil {
 		result = err.Error()

@@ -20,14 +20,9 @@ const doctorMCPTimeout = 10 * time.Second
 // so doctor is where one is seen: a malformed mcp.json, a misconfigured
 // entry or a server that fails to start fails the check, each named with
 // its error.
-func doctorIntegrations(ctx context.Context, home string) DoctorCheck {
+func doctorIntegrations(ctx context.Context, ws *Workspace) DoctorCheck {
 	c := DoctorCheck{Name: "integrations"}
-	ws, opened := doctorOpen(ctx, home, &c)
-	if !opened {
-		return c
-	}
-	defer ws.Close()
-	m, err := mcp.Open(ctx, mcp.Options{Home: home, Store: mcp.NewStore(ws.State, nil), StartTimeout: doctorMCPTimeout})
+	m, err := mcp.Open(ctx, mcp.Options{Home: ws.Home, Store: mcp.NewStore(ws.State, nil), StartTimeout: doctorMCPTimeout})
 	if err != nil {
 		c.Detail, c.Fix = err.Error(), "fix "+mcp.ConfigFile+" in an editor, or remove the entry: agent mcp remove NAME"
 		return c
