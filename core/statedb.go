@@ -26,6 +26,7 @@ import (
 	"agent/memory/confined"
 	"agent/profile"
 	"agent/soul"
+	"agent/soul/revisions"
 )
 
 //go:embed migrations/*.sql
@@ -44,6 +45,10 @@ type migrationSet struct {
 func stateMigrations() []migrationSet {
 	return []migrationSet{
 		{"profile", profile.Migrations},
+		// Before soul, memrev and skills: their second migrations move
+		// their older tables into it. (After profile, whose pages a
+		// transcript test knows.)
+		{"revisions", revisions.Migrations},
 		{"soul", soul.Migrations},
 		{"core", sessionMigrations},
 		{"memrev", memrev.Migrations},

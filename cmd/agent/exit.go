@@ -15,6 +15,7 @@ import (
 	"agent/memory"
 	"agent/profile"
 	"agent/soul"
+	"agent/soul/revisions"
 )
 
 // Exit codes, as documented in the README (DESIGN.md "CLI contract").
@@ -77,6 +78,7 @@ var exitCodes = []struct {
 	{jobs.ErrNotFound, exitNotFound},
 	{skills.ErrInvalid, exitUsage},
 	{skills.ErrNotFound, exitNotFound},
+	{revisions.ErrInvalid, exitUsage},
 }
 
 func exitCode(err error) int {
