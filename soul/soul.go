@@ -150,11 +150,7 @@ func (s *Store) History(ctx context.Context) ([]Revision, error) {
 	if _, err := s.Load(ctx); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	hist, err := s.revs.History(ctx, "")
-	if err != nil {
-		return nil, fmt.Errorf("soul history: %w", err)
-	}
-	return hist, nil
+	return s.revs.History(ctx, "")
 }
 
 // Get returns revision id with its content; ErrNotFound if there is none.

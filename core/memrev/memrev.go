@@ -123,11 +123,7 @@ func (s *Store) History(ctx context.Context) ([]Revision, error) {
 	if _, err := s.Sync(ctx); err != nil {
 		return nil, err
 	}
-	hist, err := s.revs.History(ctx, "")
-	if err != nil {
-		return nil, fmt.Errorf("memory history: %w", err)
-	}
-	return hist, nil
+	return s.revs.History(ctx, "")
 }
 
 // Get returns revision id with its content (ErrNotFound if none).

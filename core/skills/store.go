@@ -104,7 +104,7 @@ func (s *Store) knownNames(tx *revisions.Tx) ([]string, error) {
 	}
 	live, err := tx.LiveNames()
 	if err != nil {
-		return nil, fmt.Errorf("skill history: %w", err)
+		return nil, err
 	}
 	for _, n := range live {
 		set[n] = true
@@ -129,7 +129,7 @@ func (s *Store) sync(tx *revisions.Tx, name string) (content string, exists bool
 		content, exists = string(b), true
 	}
 	if _, err := tx.Notice(name, content, exists); err != nil {
-		return "", false, fmt.Errorf("skill %s history: %w", name, err)
+		return "", false, err
 	}
 	return content, exists, nil
 }
@@ -260,11 +260,7 @@ func (s *Store) History(ctx context.Context, name string) ([]Revision, error) {
 	if err := s.Sync(ctx, name); err != nil {
 		return nil, err
 	}
-	hist, err := s.revs.History(ctx, name)
-	if err != nil {
-		return nil, fmt.Errorf("skill %s history: %w", name, err)
-	}
-	return hist, nil
+	return s.revs.History(ctx, name)
 }
 
 // Get returns revision id of name with its content.
