@@ -98,14 +98,15 @@ func (a *app) withMCPConfig(ctx context.Context, fn func(ws *core.Workspace, cfg
 	return fn(ws, cfg)
 }
 
-// editMCPConfig applies change to mcp.json and writes it back atomically.
+// editMCPConfig applies change to mcp.json under its lock and writes it
+// back atomically.
 func (a *app) editMCPConfig(ctx context.Context, change func(ws *core.Workspace, cfg *mcp.Config) error) error {
-	return a.withMCPConfig(ctx, func(ws *core.Workspace, cfg *mcp.Config) error {
-		if err := change(ws, cfg); err != nil {
-			return err
-		}
-		return mcp.SaveConfig(mcpConfigPath(ws), cfg)
-	})
+	ws, err := a.openWorkspace(ctx)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	return mcp.UpdateConfig(ctx, mcpConfigPath(ws), func(cfg *mcp.Config) error { return change(ws, cfg) })
 }
 
 // errNoServer is an unknown server name (exit 3).

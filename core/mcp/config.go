@@ -7,16 +7,20 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2"
 )
 
@@ -218,6 +222,33 @@ func SaveConfig(path string, c *Config) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// UpdateConfig changes path under an advisory lock held from the read to
+// the rename, so two agents editing it at once (parallel `agent mcp add`)
+// each see the other's change instead of writing over it. change may
+// refuse by returning an error: then nothing is written.
+func UpdateConfig(ctx context.Context, path string, change func(*Config) error) error {
+	lockPath := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+	fl := flock.New(lockPath)
+	wait, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	ok, err := fl.TryLockContext(wait, 10*time.Millisecond)
+	if !ok {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			err = errors.New("another agent holds it for more than 30s")
+		}
+		return fmt.Errorf("lock %s: %w", lockPath, err)
+	}
+	defer fl.Unlock()
+	c, err := LoadConfig(path)
+	if err != nil {
+		return err
+	}
+	if err := change(c); err != nil {
+		return err
+	}
+	return SaveConfig(path, c)
 }
 
 // nameRE is a server name's alphabet, compiled on first use; its length (at
