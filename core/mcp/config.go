@@ -12,9 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -310,6 +312,88 @@ func expand(s string, getenv func(string) (string, bool)) (string, error) {
 		return "", fmt.Errorf("${%s} is not set in the environment", missing[0])
 	}
 	return out, nil
+}
+
+// BaseEnv names the variables of the agent's own environment a stdio
+// server gets besides its entry's env: the reference SDKs' default
+// (TypeScript getDefaultEnvironment, Python get_default_environment: sudo's
+// list) plus the locale, the temporary directory and the time zone, which
+// servers read to format and to write scratch files. Anything else (a
+// token, a proxy) reaches a server only when its entry names it:
+// "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}.
+var BaseEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ"}
+
+// environ is a stdio server's whole environment: the base set from getenv
+// (shell functions, values starting "()", left out as the SDKs do), then
+// the entry's resolved env.
+func (s Server) environ(getenv func(string) (string, bool)) []string {
+	var env []string
+	for _, k := range BaseEnv {
+		if _, named := s.Env[k]; named {
+			continue
+		}
+		if v, ok := getenv(k); ok && !strings.HasPrefix(v, "()") {
+			env = append(env, k+"="+v)
+		}
+	}
+	for _, k := range sortedKeys(s.Env) {
+		env = append(env, k+"="+s.Env[k])
+	}
+	return env
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// minMasked is the shortest expanded value masked in error texts: shorter
+// ones ("1", "on") are settings, not secrets, and masking them would garble
+// every message they occur in.
+const minMasked = 4
+
+// masker returns what hides, in a text, the values the entry's ${VAR}s
+// expanded to (as given and URL-escaped), writing ${VAR} in their place:
+// error texts quote URLs, command lines and a server's stderr, and go to
+// state.db and the screen. Variables of the base set (HOME, USER…) are
+// not secrets and stay readable.
+func (s Server) masker(getenv func(string) (string, bool)) func(string) string {
+	var pairs []string
+	seen := map[string]bool{}
+	add := func(field string) {
+		for _, m := range varRE().FindAllStringSubmatch(field, -1) {
+			name := m[1]
+			v, ok := getenv(name)
+			if !ok || len(v) < minMasked || seen[name] || slices.Contains(BaseEnv, name) {
+				continue
+			}
+			seen[name] = true
+			pairs = append(pairs, v, "${"+name+"}")
+			if q := url.QueryEscape(v); q != v {
+				pairs = append(pairs, q, "${"+name+"}")
+			}
+		}
+	}
+	add(s.Command)
+	add(s.URL)
+	for _, a := range s.Args {
+		add(a)
+	}
+	for _, k := range sortedKeys(s.Env) {
+		add(s.Env[k])
+	}
+	for _, k := range sortedKeys(s.Headers) {
+		add(s.Headers[k])
+	}
+	if len(pairs) == 0 {
+		return func(text string) string { return text }
+	}
+	r := strings.NewReplacer(pairs...)
+	return r.Replace
 }
 
 // Resolved returns the server with every ${VAR} expanded.

@@ -64,6 +64,7 @@ type server struct {
 	resolved Server
 	badCfg   error // the entry cannot be used as written
 	key      string
+	mask     func(string) string // hides expanded ${VAR} values in error texts
 	tools    []cachedTool
 	listed   bool
 	state    string
@@ -109,6 +110,7 @@ func Open(ctx context.Context, opts Options) (*Manager, error) {
 	for _, name := range cfg.Names() {
 		s := &server{cfg: cfg.Servers[name], state: StateUnknown}
 		s.cfg.Name = name
+		s.mask = s.cfg.masker(opts.Getenv)
 		if s.badCfg = ValidName(name); s.badCfg == nil {
 			s.badCfg = s.cfg.Validate()
 		}
@@ -227,7 +229,7 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 
 	startCtx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
 	defer cancel()
-	c, err := connect(startCtx, resolved, m.opts.Home)
+	c, err := connect(startCtx, resolved, m.opts.Home, resolved.environ(m.opts.Getenv))
 	var listed []cachedTool
 	if err == nil {
 		var tools []*sdkTool
@@ -248,7 +250,7 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 		return nil, fmt.Errorf("integration %s: start interrupted: %w", resolved.Name, ctx.Err())
 	}
 	if err != nil {
-		msg := "failed to start: " + err.Error()
+		msg := s.mask("failed to start: " + err.Error())
 		m.mu.Lock()
 		s.state, s.lastErr, s.failedAt = StateFailed, msg, m.opts.Now()
 		m.mu.Unlock()
@@ -287,7 +289,7 @@ func (m *Manager) watch(s *server, c *conn) {
 	}
 	c.closed.Do(func() {}) // the session is over; close only kills leftovers
 	s.conn = nil
-	msg := c.describe(errors.New("stopped")).Error()
+	msg := s.mask(c.describe(errors.New("stopped")).Error())
 	s.state, s.lastErr, s.failedAt = StateDied, msg, m.opts.Now()
 	m.mu.Unlock()
 	c.kill()
@@ -515,7 +517,7 @@ func (m *Manager) Call(ctx context.Context, t Tool, args map[string]any) (Result
 		if callCtx.Err() != nil && ctx.Err() == nil {
 			return Result{}, fmt.Errorf("%s gave no answer within %s; the call was cancelled", t.FullName, m.opts.CallTimeout)
 		}
-		return Result{}, err
+		return Result{}, errors.New(s.mask(err.Error()))
 	}
 	res := Result{Text: text, IsError: isErr, Total: len(text)}
 	if len(text) > m.opts.MaxResult {
