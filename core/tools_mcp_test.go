@@ -22,6 +22,21 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// approveMCP approves every server of home's mcp.json, as `agent mcp add`
+// does for the server it adds.
+func approveMCP(t testing.TB, home string, st *mcp.Store) {
+	t.Helper()
+	cfg, err := mcp.LoadConfig(filepath.Join(home, mcp.ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range cfg.Names() {
+		if err := st.Approve(context.Background(), cfg.Servers[name]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // withMCP configures the test server as integration "t" and wires it into
 // the chat, as a chat session would (all servers started).
 func (f *chatFixture) withMCP(opts mcp.Options) *mcptest.Notes {
@@ -32,6 +47,7 @@ func (f *chatFixture) withMCP(opts mcp.Options) *mcptest.Notes {
 	}
 	notes := &mcptest.Notes{}
 	opts.Home, opts.Store = f.home, mcp.NewStore(f.ws.State, nil)
+	approveMCP(f.t, f.home, opts.Store)
 	opts.Notify = notes.Add
 	m, err := mcp.Open(context.Background(), opts)
 	if err != nil {
@@ -241,6 +257,7 @@ func TestMCPIdentityBudget(t *testing.T) {
 	if err := mcp.SaveConfig(filepath.Join(home, mcp.ConfigFile), cfg); err != nil {
 		t.Fatal(err)
 	}
+	approveMCP(t, home, mcp.NewStore(ws.State, nil))
 	m, err := mcp.Open(context.Background(), mcp.Options{Home: home, Store: mcp.NewStore(ws.State, nil)})
 	if err != nil {
 		t.Fatal(err)

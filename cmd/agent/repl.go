@@ -171,6 +171,9 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 		case <-done:
 		}
 	}()
+	if s.mcp != nil {
+		s.mcp.Revive(ctx) // servers that died start again in the background
+	}
 	stream := &replyStream{w: a.io.Out, gate: s.notes}
 	_, err := s.chat.Turn(turnCtx, &s.session, line, stream.token)
 	close(done)

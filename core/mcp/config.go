@@ -8,6 +8,8 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,9 +20,12 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2"
@@ -81,6 +86,88 @@ func (s Server) Validate() error {
 		return fmt.Errorf("server %s: transport %q is not supported (stdio or http)", s.Name, s.Type)
 	}
 	return nil
+}
+
+// Target is what the server is, for the user and for their decisions: its
+// command line (each word quoted as a shell would need, control characters
+// escaped) or its URL, as written, ${VAR} unexpanded.
+func (s Server) Target() string {
+	if s.Kind() == TypeHTTP {
+		return quoteWord(s.URL)
+	}
+	words := []string{quoteWord(s.Command)}
+	for _, a := range s.Args {
+		words = append(words, quoteWord(a))
+	}
+	return strings.Join(words, " ")
+}
+
+// Display is everything that decides what runs, for the user to approve:
+// the entry's env as KEY=VALUE words before the command line, or the URL
+// and its headers.
+func (s Server) Display() string {
+	var words []string
+	if s.Kind() == TypeHTTP {
+		words = append(words, s.Target())
+		for _, k := range sortedKeys(s.Headers) {
+			words = append(words, "(header "+quoteWord(k+": "+s.Headers[k])+")")
+		}
+		return strings.Join(words, " ")
+	}
+	for _, k := range sortedKeys(s.Env) {
+		words = append(words, quoteWord(k+"="+s.Env[k]))
+	}
+	return strings.Join(append(words, s.Target()), " ")
+}
+
+// EntryHash identifies the entry as written (transport, command, args,
+// env, URL, headers; ${VAR} unexpanded, so a rotated secret needs no new
+// approval): an approval holds while it stays the same. A hash, not the
+// text, as a literal token in env would otherwise be copied into state.db.
+func (s Server) EntryHash() string {
+	if len(s.Args) == 0 { // as written to and read from the file
+		s.Args = nil
+	}
+	if len(s.Env) == 0 {
+		s.Env = nil
+	}
+	if len(s.Headers) == 0 {
+		s.Headers = nil
+	}
+	b, _ := json.Marshal(struct {
+		Kind, Command string
+		Args          []string
+		Env, Headers  map[string]string
+		URL           string
+	}{s.Kind(), s.Command, s.Args, s.Env, s.Headers, s.URL})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// quoteWord writes w so that it reads as one word and shows every
+// character: plain words as they are, others in single quotes, and any
+// control or invisible character (ANSI escapes, bidi overrides,
+// zero-width spaces) as a Go-escaped double-quoted string instead.
+func quoteWord(w string) string {
+	if w == "" {
+		return "''"
+	}
+	plain, visible := true, utf8.ValidString(w)
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-${}", r)) {
+			plain = false
+		}
+		if !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
+			visible = false
+		}
+	}
+	switch {
+	case plain:
+		return w
+	case !visible:
+		return strconv.QuoteToGraphic(w)
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 var knownServerKeys = []string{"type", "command", "args", "env", "url", "headers"}

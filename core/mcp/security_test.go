@@ -33,7 +33,6 @@ func TestServerGetsMinimalEnvironment(t *testing.T) {
 	t.Setenv("BASH_FUNC_x%%", "() { echo; }")
 	srv := stdioServer("MCPTEST_ENVFILE="+envfile, "GITHUB_TOKEN=${MCPTEST_TOKEN}")
 	f := newFixture(t, map[string]Server{"t": srv})
-	approveAll(t, f)
 	m := f.open(t, Options{})
 	m.Prepare(context.Background())
 	b, err := os.ReadFile(envfile)
@@ -59,7 +58,6 @@ func TestGrandchildKilledOnClose(t *testing.T) {
 	dir := t.TempDir()
 	pidfile, childfile := filepath.Join(dir, "pid"), filepath.Join(dir, "child")
 	f := newFixture(t, map[string]Server{"t": stdioServer("MCPTEST_PIDFILE="+pidfile, "MCPTEST_CHILD_PIDFILE="+childfile)})
-	approveAll(t, f)
 	m := f.open(t, Options{})
 	m.Start(context.Background())
 	server, child := waitFile(t, pidfile), waitFile(t, childfile)
@@ -123,7 +121,6 @@ func TestExpandedSecretsMasked(t *testing.T) {
 		"web":   {Type: "http", URL: "http://127.0.0.1:1/mcp?token=${MCPTEST_SECRET}"},
 		"stdio": stdioServer("MCPTEST_FAIL=bad token ${MCPTEST_SECRET}"),
 	})
-	approveAll(t, f)
 	m := f.open(t, Options{StartTimeout: 5 * time.Second})
 	m.Probe(context.Background())
 	sts := m.Statuses()
@@ -145,6 +142,3 @@ func TestExpandedSecretsMasked(t *testing.T) {
 	}
 }
 
-// approveAll approves every server of the fixture's mcp.json, as `agent mcp
-// add` does for what it adds.
-func approveAll(t *testing.T, f *fixture) {}
