@@ -141,4 +141,3 @@ func TestExpandedSecretsMasked(t *testing.T) {
 		t.Fatalf("the errors do not say where the value stood:\n%s", out)
 	}
 }
-
