@@ -303,8 +303,9 @@ func TestIdentityToolsLineIsBuiltinOnly(t *testing.T) {
 // The short form joins integrations that share a state; a shared tool count
 // says "each", so it never reads as a total.
 func TestGroupByState(t *testing.T) {
-	got := groupByState([]string{"calendar: 14 tools", "files: unavailable — not started", "mail: 14 tools", "notes: 1 tool", "and 2 more"})
-	want := "calendar, mail: 14 tools each; files: unavailable — not started; notes: 1 tool; and 2 more"
+	got := groupByState([]mcp.Summary{{Name: "calendar", Tools: 14}, {Name: "files", Why: "not started"}, {Name: "mail", Tools: 14},
+		{Name: "notes", Tools: 1}, {Name: "web", Why: "not started"}, {Name: "a", Tools: 0}, {Name: "b", Tools: 0}})
+	want := "calendar, mail: 14 tools each; files, web: unavailable — not started; notes: 1 tool; a, b: 0 tools each"
 	if got != want {
 		t.Errorf("groupByState = %q, want %q", got, want)
 	}

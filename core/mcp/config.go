@@ -1,8 +1,20 @@
 // Package mcp connects the assistant to MCP servers (integrations): their
 // configuration in <home>/mcp.json, the servers' processes or HTTP
 // endpoints through the official Go SDK, a cache of their tool lists in
-// state.db, and the per-tool allow/deny policy. It knows nothing of chats or
-// models; core adapts its tools into the turn.
+// state.db, the user's approval of each server and the per-tool allow/deny
+// policy. It knows nothing of chats or models; core adapts its tools into
+// the turn.
+//
+// Starting is explicit. A server starts only in the Manager's steps that
+// say so — Start (a chat session), Prepare (a one-shot turn), Probe
+// (`agent mcp list`, doctor), Revive (a chat session before each turn) —
+// and in Call, which runs a tool; never one the user has not approved.
+// Everything that answers a question (Tools, Lookup, Summaries,
+// IdentityLines, Statuses, ServerTools, Decision) only reads.
+//
+// Lock order: a server's start mutex, then Manager.mu. Manager.mu guards
+// the fields and is held only to read or write them: never across a start,
+// a call or a store write, and never while taking a start mutex.
 package mcp
 
 import (
