@@ -2,11 +2,11 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"agent/core/callview"
 	"agent/core/mcp"
 )
 
@@ -16,9 +16,20 @@ import (
 type MCP struct {
 	Manager *mcp.Manager
 	// Ask asks the user at the terminal whether a tool not yet allowed may
-	// run, showing question; the answer is "y", "n" or "always". nil when
-	// there is no terminal: such a call is refused, saying how to allow it.
-	Ask func(question string) string
+	// run, showing the whole call; the answer is "y", "n" or "always". nil
+	// when there is no terminal: such a call is refused, saying how to
+	// allow it.
+	Ask func(call Approval) string
+}
+
+// Approval is a call shown to the user for approval: what runs (Title),
+// every argument in full and escaped (Lines, from callview.Lines, to be
+// wrapped to the terminal, and paged when taller, never cut), then the
+// question.
+type Approval struct {
+	Title    string
+	Lines    []string
+	Question string
 }
 
 // maxIdentityIntegrations is how many integrations the identity section
@@ -128,8 +139,12 @@ func (c *Chat) runMCP(ctx context.Context, mt mcp.Tool, args map[string]any) (st
 			c.notify(fmt.Sprintf("refused %s: not allowed yet and no terminal to ask; allow it with: %s", mt.FullName, allow))
 			return "", fmt.Errorf("refused: the user has not allowed %s yet and is not at a terminal to confirm; tell them they can allow it with: %s", mt.FullName, allow)
 		}
-		b, _ := json.Marshal(args)
-		switch c.MCP.Ask(fmt.Sprintf("Run %s (integration %s) with %s? [y/n/always]", mt.Name, mt.Server, oneLine(string(b), 300))) {
+		call := Approval{
+			Title:    fmt.Sprintf("Run %s (integration %s) with:", callview.Name(mt.Name), mt.Server),
+			Lines:    callview.Lines(args),
+			Question: "Run it? [y/n/always]",
+		}
+		switch c.MCP.Ask(call) {
 		case "always":
 			if err := m.Allow(context.WithoutCancel(ctx), mt.Server, mt.Name); err != nil {
 				c.notify(err.Error())
