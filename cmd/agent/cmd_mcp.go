@@ -303,7 +303,7 @@ func (a *app) approveImported(ctx context.Context, servers []mcp.Server, yes boo
 		a.infof("  %s: %s", s.Name, s.Display())
 	}
 	if !yes && a.io.InTTY && a.io.ErrTTY {
-		fmt.Fprintf(a.io.Err, "agent: approve %s to run these? [y/N] ", plural(len(servers), "this server", "these servers"))
+		fmt.Fprintf(a.io.Err, "agent: approve %s to run? [y/N] ", plural(len(servers), "this server", fmt.Sprintf("these %d servers", len(servers))))
 		answer, _ := bufio.NewReader(a.io.In).ReadString('\n')
 		ans := strings.ToLower(strings.TrimSpace(answer))
 		yes = ans == "y" || ans == "yes"
