@@ -426,6 +426,11 @@ func (a *app) runMCPTools(ctx context.Context, cmd *cli.Command) error {
 		names = []string{only}
 	}
 	m.Prepare(ctx) // lists the servers whose tools are not cached
+	for _, st := range m.Statuses() {
+		if st.State == mcp.StateNotApproved && slices.Contains(names, st.Name) {
+			a.warnf("%s is not approved to run, so its tools are unknown (approve it: agent mcp approve %s)", st.Name, st.Name)
+		}
+	}
 	var rows []mcpToolJSON
 	for _, n := range names {
 		tools, _ := m.ServerTools(n)
