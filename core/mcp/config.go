@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -441,14 +442,7 @@ func (s Server) environ(getenv func(string) (string, bool)) []string {
 	return env
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 // minMasked is the shortest expanded value masked in error texts: shorter
 // ones ("1", "on") are settings, not secrets, and masking them would garble

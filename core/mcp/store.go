@@ -2,10 +2,8 @@ package mcp
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -235,15 +233,7 @@ func (st *Store) SetPolicy(ctx context.Context, server, target, tool, decision s
 	return tx.Commit()
 }
 
-// configKey identifies a server's resolved configuration: the cache of its
-// tools holds only while this stays the same.
-func configKey(s Server) string {
-	b, _ := json.Marshal(struct {
-		Kind, Command string
-		Args          []string
-		Env, Headers  map[string]string
-		URL           string
-	}{s.Kind(), s.Command, s.Args, s.Env, s.Headers, s.URL})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16])
-}
+// configKey identifies a server's resolved configuration (EntryHash of
+// the expanded entry): the cache of its tools holds only while this stays
+// the same, so a changed secret lists again.
+func configKey(resolved Server) string { return resolved.EntryHash() }
