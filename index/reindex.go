@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -257,10 +258,14 @@ func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, prog
 	var st Stats
 	var jobs []job
 	seen := make(map[string]bool, len(ents))
+	var missing []string // "NAME:" of source folders that are gone
 	sort.Slice(ents, func(i, j int) bool { return ents[i].rel < ents[j].rel })
 	for i := range ents {
 		e := &ents[i]
 		seen[e.rel] = true
+		if m := e.missingSource(); m != "" {
+			missing = append(missing, m)
+		}
 		r := old[e.rel]
 		if r.statMatches(e) && !r.racy && (e.problem == "" || e.problem == r.problem) {
 			st.Unchanged++
@@ -277,6 +282,10 @@ func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, prog
 	}
 	defer w.close()
 	for rel, r := range old {
+		if !seen[rel] && slices.ContainsFunc(missing, func(m string) bool { return strings.HasPrefix(rel, m) }) {
+			st.Unchanged++ // a gone source's notes stay until it returns
+			continue
+		}
 		if !seen[rel] {
 			if err := w.remove(ctx, r); err != nil {
 				return Stats{}, fmt.Errorf("reindex %s: remove %s: %w", ix.path, rel, err)
@@ -611,7 +620,15 @@ func (ix *Index) read(j *job, buf *[]byte) result {
 	if !utf8.Valid(data) {
 		return result{hash: h[:], problem: "not valid UTF-8"}
 	}
-	chunks, err := memory.ChunkFile(e.rel, data, memory.ChunkOptions{TargetChars: TargetChars})
+	opts := memory.ChunkOptions{TargetChars: TargetChars}
+	if e.root != "" || strings.HasPrefix(e.rel, importsDir+"/") {
+		// A note outside the daily logs is dated by its front matter, else
+		// (a source's note) by the day it was last modified.
+		if opts.Date = memory.FrontMatterDate(data); opts.Date == "" && e.root != "" {
+			opts.Date = time.Unix(0, e.mtimeNS).Format(time.DateOnly)
+		}
+	}
+	chunks, err := memory.ChunkFile(e.rel, data, opts)
 	if err != nil {
 		return result{hash: h[:], problem: err.Error()}
 	}
@@ -626,6 +643,10 @@ func readFile(home string, e *entry, buf []byte) ([]byte, error) {
 	path, flags := e.target, syscall.O_RDONLY|syscall.O_CLOEXEC
 	if path == "" {
 		path = filepath.Join(home, filepath.FromSlash(e.rel))
+		if e.root != "" { // a source's note: "NAME:rel" under its folder
+			_, rel, _ := strings.Cut(e.rel, ":")
+			path = filepath.Join(e.root, filepath.FromSlash(rel))
+		}
 		flags |= syscall.O_NOFOLLOW
 	}
 	var fd int

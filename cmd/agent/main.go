@@ -201,7 +201,7 @@ func (a *app) memoryCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "memory",
 		Usage:    "add to, index and search MEMORY.md and the daily logs",
-		Commands: append(append(a.memoryWriteCommands(), a.memoryIndexCommands()...), a.memoryDistillCommands()...),
+		Commands: append(append(append(a.memoryWriteCommands(), a.memoryIndexCommands()...), a.memoryDistillCommands()...), a.memorySourcesCommand()),
 		Action:   a.requireSubcommand,
 	}
 }
