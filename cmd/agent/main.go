@@ -141,6 +141,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.sessionsCommand(),
 			a.promptCommand(),
 			a.memoryCommand(),
+			a.importCommand(),
 			a.logCommand(),
 			a.profileCommand(),
 			a.soulCommand(),
