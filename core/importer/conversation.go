@@ -68,7 +68,7 @@ func render(c *Conversation, msgs []Message, part int, loc *time.Location) []byt
 	if c.Title != "" {
 		fmt.Fprintf(&b, "title: %s\n", yamlScalar(oneLine(c.Title)))
 	}
-	b.WriteString("---\n\n# " + escapeInline(c.heading(loc)))
+	b.WriteString("---\n\n# " + c.heading(loc))
 	if part > 1 {
 		fmt.Fprintf(&b, " (continued, part %d)", part)
 	}

@@ -191,6 +191,11 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 		if err := writeSynced(root, path.Join(staging, strconv.Itoa(i)+".md"), f.data); err != nil {
 			return 0, fmt.Errorf("import: stage %s: %w", f.Path, err)
 		}
+		if failStage != nil {
+			if err := failStage(i); err != nil {
+				return 0, err
+			}
+		}
 	}
 	if d, err := root.Open(staging); err == nil {
 		d.Sync()
@@ -200,8 +205,20 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 		return 0, fmt.Errorf("import: record: %w", err)
 	}
 	committed = true
+	if crashAfterCommit != nil && crashAfterCommit() {
+		return id, errCrashed
+	}
 	return id, place(ctx, db, root, id)
 }
+
+// Fault injection, set only by tests: failStage fails the import after the
+// i-th file is staged; crashAfterCommit stops it as a crash would, recorded
+// but not yet in place.
+var (
+	failStage        func(i int) error
+	crashAfterCommit func() bool
+	errCrashed       = errors.New("crashed (test)")
+)
 
 // writeSynced creates name in root with data, on disk before it returns.
 func writeSynced(root *os.Root, name string, data []byte) error {
