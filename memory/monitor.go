@@ -253,6 +253,13 @@ func (m *Monitor) note(ev fsnotify.Event) bool {
 	case rel == memoryFile:
 		m.pending = true
 		return true
+	case rel == SourcesFile:
+		// A source added or removed (agent memory sources): what the index
+		// reads changed, and a new folder must be watched from now on.
+		m.pending = true
+		m.sources = nil
+		m.addSources()
+		return true
 	case inNoteDir(rel):
 		m.pending = true
 		if ev.Op&fsnotify.Create != 0 {

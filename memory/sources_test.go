@@ -172,6 +172,18 @@ func TestMonitorWatchesSources(t *testing.T) {
 	if !changed(t, m) {
 		t.Fatal("a note in a new folder of a source went unseen")
 	}
+	// A source added while the monitor runs is news, and is watched.
+	other := t.TempDir()
+	if _, err := AddSource(home, "other", other); err != nil {
+		t.Fatal(err)
+	}
+	if !changed(t, m) {
+		t.Fatal("a source added went unseen")
+	}
+	os.WriteFile(filepath.Join(other, "n.md"), []byte("# N\n"), 0o644)
+	if !changed(t, m) {
+		t.Fatal("a note in a source added later went unseen")
+	}
 	// The folder going away is seen, and since its return raises no event
 	// here, every later question is answered "changed".
 	os.Rename(dir, dir+"-away")
