@@ -73,7 +73,7 @@ func Import(ctx context.Context, db *sql.DB, home string, p Parsed, opt Options)
 			return res, err
 		}
 		defer unlock()
-		if err := Recover(ctx, db, home); err != nil {
+		if err := recoverStaged(ctx, db, home); err != nil {
 			return res, err
 		}
 	}
@@ -301,8 +301,20 @@ func place(ctx context.Context, db *sql.DB, root *os.Root, id int64) error {
 }
 
 // Recover finishes an import a crash interrupted after it was recorded, and
-// discards one interrupted before: every staging folder goes.
+// discards one interrupted before: every staging folder goes. It holds the
+// memory lock, as Import and Undo do, so it never mistakes an import under
+// way for an abandoned one.
 func Recover(ctx context.Context, db *sql.DB, home string) error {
+	unlock, err := memory.Lock(home)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return recoverStaged(ctx, db, home)
+}
+
+// recoverStaged is Recover; the caller holds the memory lock.
+func recoverStaged(ctx context.Context, db *sql.DB, home string) error {
 	root, err := os.OpenRoot(home)
 	if err != nil {
 		return err
@@ -403,7 +415,7 @@ func Undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time)
 		return res, err
 	}
 	defer unlock()
-	if err := Recover(ctx, db, home); err != nil {
+	if err := recoverStaged(ctx, db, home); err != nil {
 		return res, err
 	}
 	var undone sql.NullString
