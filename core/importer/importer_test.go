@@ -338,8 +338,11 @@ func TestImportReimportAndUndo(t *testing.T) {
 	// Undone, the conversations import again; the kept file's name is
 	// taken, so the new one gets the next.
 	third, err := Import(ctx, db, home, p, opts)
-	if err != nil || len(third.Files) != 2 || third.Files[0].Path == want[0] {
+	if err != nil || len(third.Files) != 2 || third.Files[0].Path == want[0] || third.Files[0].Continued {
 		t.Fatalf("import after undo: %+v, %v", third, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(home, third.Files[0].Path)); strings.Contains(string(data), "continued") {
+		t.Errorf("a whole conversation imported again is headed as a continuation:\n%s", data)
 	}
 	if data, _ := os.ReadFile(edited); !strings.Contains(string(data), "feed it rye") {
 		t.Error("the user's edit was lost")

@@ -96,11 +96,15 @@ func Import(ctx context.Context, db *sql.DB, home string, p Parsed, opt Options)
 			res.Already++
 			continue
 		}
+		// part numbers the continuations in the heading; the file name's
+		// number may run ahead of it when a name is taken (a file kept by
+		// an undo because the user edited it).
 		part := k.parts + 1
-		rel := fileName(&c, part, opt.Location)
+		n := part
+		rel := fileName(&c, n, opt.Location)
 		for exists(home, rel) || taken[rel] {
-			part++
-			rel = fileName(&c, part, opt.Location)
+			n++
+			rel = fileName(&c, n, opt.Location)
 		}
 		taken[rel] = true
 		res.Files = append(res.Files, Planned{Path: rel, ConversationID: c.ID, Title: c.Title, Messages: len(fresh),
