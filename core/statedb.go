@@ -6,6 +6,7 @@ import (
 	"embed"
 
 	"agent/core/distill"
+	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/mcp"
 	"agent/core/memrev"
@@ -41,6 +42,7 @@ func stateMigrations() []statedb.Set {
 		{Component: "reminders", Files: reminders.Migrations},
 		{Component: "jobs", Files: jobs.Migrations},
 		{Component: "skills", Files: skills.Migrations},
+		{Component: "importer", Files: importer.Migrations},
 	}
 }
 

@@ -31,10 +31,12 @@ type Citation struct {
 //	file     = ["./"] path                  MEMORY.md (any case), logs/**/*.md,
 //	                                        digests/**/*.md
 //	         | YYYY-MM-DD [".md"]           a log's bare date: logs/YYYY-MM-DD.md
+//	         | NAME ":" path                a note of a notes source (NAME:path.md)
 //
 // Anything else is refused with ErrInvalid and a sentence the model can act
 // on: nothing named, a backwards range, absolute paths, "..", hidden names,
-// SOUL.md, the databases, directories and any other file. Whether the file
+// SOUL.md, the databases, directories, any other file, and a source's path
+// that is absolute, climbs out, is hidden or is not markdown. Whether the file
 // exists and where its symlinks lead is for Read. A new form is one more
 // step below, in the order of the grammar.
 func ParseCitation(s string) (Citation, error) {
@@ -48,10 +50,8 @@ func ParseCitation(s string) (Citation, error) {
 		return c, err
 	}
 	c.From, c.To = from, to
-	if c.Path, err = memoryPath(file); err != nil {
-		return c, err
-	}
-	return c, nil
+	c.Path, err = memoryPath(file)
+	return c, err
 }
 
 // wrappers are the pairs a citation may come inside.
@@ -138,6 +138,9 @@ func number(s string) (n int, rest string, ok bool) {
 // memoryPath turns the file of a citation into a cleaned workspace-relative
 // name, or refuses it.
 func memoryPath(file string) (string, error) {
+	if name, rest, ok := SplitSourcePath(file); ok {
+		return name + ":" + path.Clean(strings.TrimPrefix(rest, "./")), sourceNoteName(name, rest)
+	}
 	if strings.HasPrefix(file, "/") || strings.HasPrefix(file, "~") || strings.HasPrefix(file, `\`) || filepath.IsAbs(file) || (len(file) > 1 && file[1] == ':') {
 		return "", fmt.Errorf("%q is an absolute path; name a memory file relative to the workspace, like logs/2026-11-20.md: %w", file, ErrInvalid)
 	}
@@ -157,6 +160,26 @@ func memoryPath(file string) (string, error) {
 		return "", err
 	}
 	return rel, nil
+}
+
+// sourceNoteName refuses a path inside the source name that is not one of
+// its notes: absolute, climbing out, hidden, or not markdown.
+func sourceNoteName(name, rel string) error {
+	if strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || filepath.IsAbs(rel) {
+		return fmt.Errorf("%s:%s is absolute; name a note relative to its source folder, like %s:projects/plan.md: %w", name, rel, name, ErrInvalid)
+	}
+	for _, el := range strings.Split(rel, "/") {
+		if el == ".." {
+			return fmt.Errorf("%s:%s climbs out with \"..\"; only notes inside the source folder can be read: %w", name, rel, ErrInvalid)
+		}
+		if strings.HasPrefix(el, ".") && el != "." {
+			return fmt.Errorf("%s:%s is a hidden file, not a note: %w", name, rel, ErrInvalid)
+		}
+	}
+	if !strings.HasSuffix(rel, ".md") {
+		return fmt.Errorf("%s:%s is not a markdown note; name one, like %s:projects/plan.md: %w", name, rel, name, ErrInvalid)
+	}
+	return nil
 }
 
 // isBareDate reports a log's name without its folder: "2026-11-20" or

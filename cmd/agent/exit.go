@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"agent/core"
+	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/reminders"
 	"agent/core/skills"
@@ -79,6 +80,9 @@ var exitCodes = []struct {
 	{skills.ErrInvalid, exitUsage},
 	{skills.ErrNotFound, exitNotFound},
 	{revisions.ErrInvalid, exitUsage},
+	{importer.ErrNotExport, exitUsage},
+	{importer.ErrInvalid, exitUsage},
+	{importer.ErrNotFound, exitNotFound},
 }
 
 func exitCode(err error) int {

@@ -13,8 +13,10 @@ import (
 	"syscall"
 
 	"github.com/chzyer/readline"
+	"golang.org/x/term"
 
 	"agent/core"
+	"agent/core/callview"
 	"agent/profile"
 )
 
@@ -73,9 +75,17 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		// After the line editor holds the terminal: input typed meanwhile
 		// (or piped in by a test) is not lost to the tty's cooked mode.
 		s.mcp.Start(ctx) // every server at once; a failure is reported, never fatal
-		s.chat.MCP.Ask = func(q string) string {
-			rl.SetPrompt(q + " ")
+		s.chat.MCP.Ask = func(q core.Approval) string {
 			defer rl.SetPrompt(a.ansiErr("1;32", "› "))
+			// The whole call, wrapped and paged, never cut: a refusal to
+			// read it to its end is a refusal to run it.
+			width, height := termSize()
+			fmt.Fprintln(a.io.Err, q.Title)
+			lines := callview.Wrap(q.Lines, width)
+			if !callview.Page(a.io.Err, lines, height-1, func(p string) (string, error) { rl.SetPrompt(p); return rl.Readline() }) {
+				return "n"
+			}
+			rl.SetPrompt(q.Question + " ")
 			ans, err := rl.Readline()
 			switch strings.ToLower(strings.TrimSpace(ans)) {
 			case "y", "yes":
@@ -171,6 +181,9 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 		case <-done:
 		}
 	}()
+	if s.mcp != nil {
+		s.mcp.Revive(ctx) // servers that died start again in the background
+	}
 	stream := &replyStream{w: a.io.Out, gate: s.notes}
 	_, err := s.chat.Turn(turnCtx, &s.session, line, stream.token)
 	close(done)
@@ -293,4 +306,14 @@ func clipLines(s string, n int) string {
 		return strings.Join(lines, "\n")
 	}
 	return strings.Join(lines[:n], "\n") + "\n…"
+}
+
+// termSize is the terminal's size as stderr sees it (where the REPL
+// writes), 80×24 when it cannot be read.
+func termSize() (width, height int) {
+	w, h, err := term.GetSize(int(os.Stderr.Fd()))
+	if err != nil || w <= 0 || h <= 0 {
+		return 80, 24
+	}
+	return w, h
 }
