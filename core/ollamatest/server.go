@@ -1,6 +1,6 @@
 // Package ollamatest is a fake Ollama server for tests. It speaks the wire
 // protocol of Ollama v0.9.6 (/api/chat streaming NDJSON with tool calls and
-// stream:false, /api/show, /api/tags, /api/version, and Ollama's error
+// stream:false, /api/embed, /api/show, /api/tags, /api/version, and Ollama's error
 // bodies), answers chat requests from a script, and records every chat
 // request so a test can assert exactly what was sent.
 //
@@ -44,6 +44,9 @@ type Model struct {
 	ParameterSize string
 	Quantization  string
 	Capabilities  []string // "completion", "tools", ...
+	// EmbeddingLength is model_info's "<Family>.embedding_length" and the
+	// length of its /api/embed vectors (0: 3072, llama3.2's).
+	EmbeddingLength int
 }
 
 // Llama32 is the model New installs: what `ollama pull llama3.2` gives.
@@ -68,6 +71,7 @@ type Server struct {
 	script   []Reply
 	fallback *Reply
 	requests []api.ChatRequest
+	embeds   [][]string // inputs of each /api/embed request
 	closed   bool
 }
 
@@ -180,6 +184,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/tags", s.tags)
 	mux.HandleFunc("POST /api/show", s.show)
 	mux.HandleFunc("POST /api/chat", s.chat)
+	mux.HandleFunc("POST /api/embed", s.embed)
 	return mux
 }
 
@@ -278,7 +283,7 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 			"general.architecture":             m.Family,
 			"general.parameter_count":          3212749888,
 			m.Family + ".context_length":       m.ContextLength,
-			m.Family + ".embedding_length":     3072,
+			m.Family + ".embedding_length":     embeddingLength(m),
 			m.Family + ".block_count":          28,
 			m.Family + ".attention.head_count": 24,
 		},
