@@ -14,8 +14,9 @@ import (
 var (
 	// denseWeight is the share of the dense score in the fused one, beside
 	// the lexical sub-queries' (the plain one weighs 1).
-	denseWeight = 0.5
-	// densePool is how many chunks the vector search adds as candidates.
+	denseWeight = 0.15
+	// densePool is how many chunks the vector search adds as candidates
+	// (0: it only re-scores the lexical ones).
 	densePool = poolSize
 )
 
@@ -115,7 +116,7 @@ func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, order []
 		return all[i].cos > all[j].cos || all[i].cos == all[j].cos && all[i].id > all[j].id
 	})
 	var extra []int64
-	for _, s := range all[:min(densePool, len(all))] {
+	for _, s := range all[:min(densePool, len(all))] { // densePool may be 0
 		if _, ok := byID[s.id]; !ok {
 			extra = append(extra, s.id)
 		}

@@ -87,6 +87,10 @@ const (
 // units splits a chunk's text into what is embedded: its paragraphs (a
 // LoCoMo turn, a note's paragraph, a list), each cut at maxUnitChars. A
 // text with no blank line is one unit.
+// splitUnits is units; the LoCoMo measurement swaps in whole chunks to
+// compare (docs/decisions-index.md, "Embeddings").
+var splitUnits = units
+
 func units(text string) []string {
 	var out []string
 	for _, p := range strings.Split(text, "\n\n") {
@@ -297,7 +301,7 @@ func (ix *Index) embedBatch(ctx context.Context, e Embedder, id string, most int
 				return err
 			}
 			chunks++
-			for ui, u := range units(text) {
+			for ui, u := range splitUnits(text) {
 				h := unitHash(u)
 				pend = append(pend, pendingUnit{cid, ui, h, text})
 				if _, ok := need[string(h)]; ok {
