@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -158,23 +159,53 @@ func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, order []
 }
 
 // scanVectors is the brute-force vector search: the best cosine of each
-// embedded chunk's units with q, reading every stored unit vector once.
+// embedded chunk's units with q. Two sequential scans, no join: which
+// chunks hold each unit text, then every stored vector once, read in place
+// (a join looked each vector up by its hash: slower per unit).
 func (ix *Index) scanVectors(ctx context.Context, q []float32, id string) (map[int64]float32, error) {
-	rows, err := ix.db.QueryContext(ctx, sqlScanUnitVecs, id)
+	holders := map[[16]byte][]int64{}
+	rows, err := ix.db.QueryContext(ctx, sqlScanUnits)
+	if err != nil {
+		return nil, err
+	}
+	var cid int64
+	var raw sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&cid, &raw); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		var h [16]byte
+		copy(h[:], raw)
+		holders[h] = append(holders[h], cid)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	best := map[int64]float32{}
+	rows, err = ix.db.QueryContext(ctx, sqlScanVectors, id)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	best := map[int64]float32{}
-	var cid int64
-	var b []byte
+	var hash, vec sql.RawBytes
 	for rows.Next() {
-		if err := rows.Scan(&cid, &b); err != nil {
+		if err := rows.Scan(&hash, &vec); err != nil {
 			return nil, err
 		}
-		cos := dotBlob(q, b)
-		if have, ok := best[cid]; !ok || cos > have {
-			best[cid] = cos
+		if len(hash) != 16 {
+			continue
+		}
+		cids := holders[[16]byte(hash)]
+		if len(cids) == 0 {
+			continue // a paragraph no chunk holds any more
+		}
+		cos := dotBlob(q, vec)
+		for _, c := range cids {
+			if have, ok := best[c]; !ok || cos > have {
+				best[c] = cos
+			}
 		}
 	}
 	return best, rows.Err()

@@ -51,13 +51,17 @@ const (
 // hash, so any chunk with the same paragraph reuses it and a full rebuild
 // carries it over; vec_units says which units of which chunk have a vector
 // (the brute-force search reads it); a deleted chunk's rows go with it.
+// vectors is a rowid table: a vector (400 bytes for 100 dimensions, 3 KB
+// for 768) fits on its page there, where a WITHOUT ROWID row that size
+// spills to overflow pages, and the search reads the table in order.
 const sqlVectorSchema = `
 CREATE TABLE IF NOT EXISTS vectors (
+    id    INTEGER PRIMARY KEY,
     model TEXT NOT NULL,
     hash  BLOB NOT NULL,
     vec   BLOB NOT NULL,
-    PRIMARY KEY (model, hash)
-) WITHOUT ROWID;
+    UNIQUE (model, hash)
+);
 CREATE TABLE IF NOT EXISTS vec_units (
     chunk_id INTEGER NOT NULL,
     unit     INTEGER NOT NULL,
@@ -80,7 +84,8 @@ const (
 	sqlInsertUnit = `INSERT OR REPLACE INTO vec_units(chunk_id, unit, hash)
 		SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?1 AND text = ?4)`
 	sqlForgetModel    = `DELETE FROM vec_units; DELETE FROM vectors WHERE model <> ?1`
-	sqlScanUnitVecs   = `SELECT u.chunk_id, v.vec FROM vec_units u JOIN vectors v ON v.model = ?1 AND v.hash = u.hash`
+	sqlScanUnits      = `SELECT chunk_id, hash FROM vec_units`
+	sqlScanVectors    = `SELECT hash, vec FROM vectors WHERE +model = ?1` // in rowid order, not by the index
 	sqlCountModelVecs = `SELECT count(*) FROM vectors WHERE model = ?1`
 )
 
@@ -438,7 +443,7 @@ func (ix *Index) copyVectors(ctx context.Context, newPath string) error {
 	}
 	defer conn.ExecContext(context.Background(), `DETACH old`)
 	_, err = conn.ExecContext(ctx, sqlVectorSchema+`
-		INSERT INTO main.vectors SELECT * FROM old.vectors WHERE model = ?1;
+		INSERT INTO main.vectors(model, hash, vec) SELECT model, hash, vec FROM old.vectors WHERE model = ?1;
 		INSERT INTO main.meta(key, value) VALUES (?2, ?1)`, model.String, metaEmbedModel)
 	if err != nil {
 		return fmt.Errorf("reindex: keep the vectors: %w", err)
