@@ -47,14 +47,14 @@ func (ix *Index) startDense(ctx context.Context, query string, raw bool) func() 
 	go func() {
 		ctx, cancel := context.WithTimeout(ctx, queryTimeout)
 		defer cancel()
-		id, err := e.Identity(ctx)
-		if err != nil {
-			ch <- result{err: err}
-			return
-		}
+		// The vector first: an Embedder learns its dimensions from it.
 		vs, err := e.Embed(ctx, []string{query})
 		if err == nil && (len(vs) != 1 || len(vs[0]) == 0) {
 			err = fmt.Errorf("%s returned no vector", e.Name())
+		}
+		var id string
+		if err == nil {
+			id, err = e.Identity(ctx)
 		}
 		if err != nil {
 			ch <- result{err: err}

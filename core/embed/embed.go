@@ -33,9 +33,11 @@ type Ollama struct {
 	host   string
 	name   string
 
-	mu   sync.Mutex
-	id   string
-	idAt time.Time
+	mu     sync.Mutex
+	id     string
+	idAt   time.Time
+	digest string
+	dims   int // the length of the vectors the model returned
 }
 
 var _ index.Embedder = (*Ollama)(nil)
@@ -59,14 +61,18 @@ func New(name string) (*Ollama, error) {
 func (o *Ollama) Name() string { return o.name }
 
 // Identity is "name@digest/dimensions": the digest of the installed
-// weights (from /api/tags) and the length of their vectors (the model's
-// embedding_length, from /api/show), so vectors of another pull or another
-// model are never compared with these.
+// weights (from /api/tags) and the length of their vectors, so vectors of
+// another pull or another model are never compared with these. The
+// length is the last Embed's; before any, one vector is asked for (a
+// search embeds its query first, so it never pays for that). Not
+// /api/show: it reads the whole vocabulary out of the model file.
 func (o *Ollama) Identity(ctx context.Context) (string, error) {
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.id != "" && time.Since(o.idAt) < identityTTL {
-		return o.id, nil
+	fresh := o.id != "" && time.Since(o.idAt) < identityTTL
+	id, dims := o.id, o.dims
+	o.mu.Unlock()
+	if fresh {
+		return id, nil
 	}
 	list, err := o.client.List(ctx)
 	if err != nil {
@@ -81,21 +87,15 @@ func (o *Ollama) Identity(ctx context.Context) (string, error) {
 	if digest == "" {
 		return "", notPulled(o.name)
 	}
-	dims := 0
-	if show, err := o.client.Show(ctx, &api.ShowRequest{Model: o.name}); err == nil {
-		if arch, ok := show.ModelInfo["general.architecture"].(string); ok {
-			if n, ok := show.ModelInfo[arch+".embedding_length"].(float64); ok {
-				dims = int(n)
-			}
-		}
-	}
-	if dims == 0 { // no such metadata: ask for one vector
+	if dims == 0 {
 		vs, err := o.Embed(ctx, []string{"dimensions"})
 		if err != nil {
 			return "", err
 		}
 		dims = len(vs[0])
 	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	o.id = fmt.Sprintf("%s@%.12s/%d", o.name, digest, dims)
 	o.idAt = time.Now()
 	return o.id, nil
@@ -118,6 +118,11 @@ func (o *Ollama) Embed(ctx context.Context, texts []string) ([][]float32, error)
 			return nil, fmt.Errorf("%s returned vectors of different lengths", o.name)
 		}
 	}
+	o.mu.Lock()
+	if o.dims != len(resp.Embeddings[0]) {
+		o.dims, o.id = len(resp.Embeddings[0]), "" // another length: another identity
+	}
+	o.mu.Unlock()
 	return resp.Embeddings, nil
 }
 
