@@ -12,7 +12,6 @@ package index
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -124,39 +123,8 @@ func TestLocomoDense(t *testing.T) {
 		}
 		embedTime += time.Since(start)
 		t.Logf("%s: embedded %+v in %v", filepath.Base(conv), st, time.Since(start))
-		valid := map[string]bool{}
-		logs, _ := filepath.Glob(filepath.Join(ws, "logs", "*.md"))
-		for _, p := range logs {
-			b, _ := os.ReadFile(p)
-			for _, m := range locomoTurn.FindAllStringSubmatch(string(b), -1) {
-				valid[m[1]] = true
-			}
-		}
-		var qs []struct {
-			Question string `json:"question"`
-			Evidence []any  `json:"evidence"`
-			Category int    `json:"category"`
-		}
-		b, _ := os.ReadFile(qaFile)
-		if err := json.Unmarshal(b, &qs); err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range qs {
-			if names[q.Category] == "" {
-				continue
-			}
-			var ev []string
-			for _, x := range q.Evidence {
-				for _, m := range locomoEvid.FindAllStringSubmatch(fmt.Sprint(x), -1) {
-					id := "D" + m[1] + ":" + m[2]
-					if valid[id] && !strings.Contains(" "+strings.Join(ev, " ")+" ", " "+id+" ") {
-						ev = append(ev, id)
-					}
-				}
-			}
-			if len(ev) == 0 {
-				continue
-			}
+		for _, q := range locomoQuestions(t, ws, qaFile, names) {
+			ev := q.Evidence
 			for v := range tallies {
 				if v == 0 {
 					ix.SetEmbedder(nil)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"agent/core/embed"
@@ -54,9 +53,8 @@ func (a *app) embedAll(ctx context.Context, ix *index.Index) *embedJSON {
 	}
 	start := time.Now()
 	opts := index.EmbedOptions{Notice: func(msg string) { a.warnf("%s", msg) }}
-	var bar *progressLine
-	if a.io.ErrTTY && !a.quiet && os.Getenv("TERM") != "dumb" {
-		bar = &progressLine{w: a.io.Err, label: "agent: embedding", interval: 100 * time.Millisecond}
+	bar := a.progressLine("agent: embedding")
+	if bar != nil {
 		opts.Progress = bar.set
 	}
 	st, err := ix.Embed(ctx, opts)

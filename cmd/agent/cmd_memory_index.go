@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -107,10 +106,8 @@ func (a *app) runReindex(ctx context.Context, cmd *cli.Command) error {
 	debug.SetGCPercent(200)
 	debug.SetMemoryLimit(32 << 20)
 	opts := index.ReindexOptions{Full: cmd.Bool("full")}
-	// A dumb terminal cannot erase a line; it gets the summary only.
-	var bar *progressLine
-	if a.io.ErrTTY && !a.quiet && os.Getenv("TERM") != "dumb" {
-		bar = &progressLine{w: a.io.Err, label: "agent: indexing", interval: 100 * time.Millisecond}
+	bar := a.progressLine("agent: indexing")
+	if bar != nil {
 		opts.Progress = bar.set
 	}
 	st, err := ix.Reindex(ctx, opts)

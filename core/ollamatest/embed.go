@@ -2,7 +2,6 @@ package ollamatest
 
 import (
 	"encoding/json"
-	"fmt"
 	"hash/fnv"
 	"math"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"unicode"
 
 	"github.com/ollama/ollama/api"
-	"github.com/ollama/ollama/types/model"
 )
 
 // NomicEmbed is an embedding model as `ollama pull nomic-embed-text` gives
@@ -44,13 +42,8 @@ func (s *Server) embed(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	if !model.ParseName(req.Model).IsValid() {
-		writeError(w, http.StatusBadRequest, "model is required")
-		return
-	}
-	m, ok := s.find(req.Model)
+	m, ok := s.installed(w, req.Model)
 	if !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", req.Model))
 		return
 	}
 	var input []string

@@ -215,6 +215,20 @@ func (s *Server) find(name string) (Model, bool) {
 	return Model{}, false
 }
 
+// installed finds the model a chat or embed request names, answering 400
+// or 404 as Ollama does when there is none.
+func (s *Server) installed(w http.ResponseWriter, name string) (Model, bool) {
+	if !model.ParseName(name).IsValid() {
+		writeError(w, http.StatusBadRequest, "model is required")
+		return Model{}, false
+	}
+	m, ok := s.find(name)
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", name))
+	}
+	return m, ok
+}
+
 func details(m Model) api.ModelDetails {
 	return api.ModelDetails{
 		Format: "gguf", Family: m.Family, Families: []string{m.Family},
@@ -301,13 +315,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
 
-	if !model.ParseName(req.Model).IsValid() {
-		writeError(w, http.StatusBadRequest, "model is required")
-		return
-	}
-	m, ok := s.find(req.Model)
+	m, ok := s.installed(w, req.Model)
 	if !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", req.Model))
 		return
 	}
 	if len(req.Tools) > 0 && !slices.Contains(m.Capabilities, "tools") {
