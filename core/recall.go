@@ -6,13 +6,18 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"agent/index"
 	"agent/memory"
 )
 
-// wroteEmbedLimit is how many new chunks a REPL embeds after a turn.
-const wroteEmbedLimit = 4
+// wroteEmbedLimit is how many new chunks a REPL embeds after a turn, and
+// wroteEmbedTimeout how long it may take: the next recall waits for it.
+const (
+	wroteEmbedLimit   = 4
+	wroteEmbedTimeout = 5 * time.Second
+)
 
 // IndexRecall is the Recaller backed by the workspace's FTS5 index.
 type IndexRecall struct {
@@ -106,8 +111,10 @@ func (r *IndexRecall) Wrote() {
 		// What the turn wrote gets its vectors now, a few chunks at most,
 		// so the next recall never waits for a backlog (agent memory
 		// watch or reindex embeds the rest). Failing is the next
-		// recall's notice to give.
-		r.ix.Embed(context.Background(), index.EmbedOptions{Limit: wroteEmbedLimit})
+		// recall's notice to give; a wedged server is given up on.
+		ctx, cancel := context.WithTimeout(context.Background(), wroteEmbedTimeout)
+		defer cancel()
+		r.ix.Embed(ctx, index.EmbedOptions{Limit: wroteEmbedLimit})
 	}()
 }
 

@@ -15,7 +15,7 @@ import (
 var (
 	// denseWeight is the share of the dense score in the fused one, beside
 	// the lexical sub-queries' (the plain one weighs 1).
-	denseWeight = 0.15
+	denseWeight = 0.10
 	// densePool is how many chunks the vector search adds as candidates
 	// (0: it only re-scores the lexical ones).
 	densePool = poolSize
