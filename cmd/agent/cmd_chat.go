@@ -161,7 +161,11 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		}
 		a.warnf("created your workspace at %s (your notes, persona and memory live there); let's get to know each other", home)
 	}
-	mem, recaller, err := core.OpenRecall(ctx, home, message, func(msg string) { a.warnf("%s", msg) })
+	emb, err := a.embedder()
+	if err != nil {
+		return nil, err
+	}
+	mem, recaller, err := core.OpenRecall(ctx, home, message, emb, func(msg string) { a.warnf("%s", msg) })
 	if err != nil {
 		a.warnf("memory index unavailable, chatting without recall: %v", err)
 	}
