@@ -64,9 +64,7 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 	}
 	defer rl.Close()
 	s.chat.Confirm = func(q string) bool {
-		rl.SetPrompt(q + " [y/N] ")
-		defer rl.SetPrompt(a.ansiErr("1;32", "› "))
-		ans, err := rl.Readline()
+		ans, err := a.answer(rl, q+" [y/N] ")
 		return err == nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y")
 	}
 	if s.chat.MCP != nil {
@@ -74,9 +72,7 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		// (or piped in by a test) is not lost to the tty's cooked mode.
 		s.mcp.Start(ctx) // every server at once; a failure is reported, never fatal
 		s.chat.MCP.Ask = func(q string) string {
-			rl.SetPrompt(q + " ")
-			defer rl.SetPrompt(a.ansiErr("1;32", "› "))
-			ans, err := rl.Readline()
+			ans, err := a.answer(rl, q+" ")
 			switch strings.ToLower(strings.TrimSpace(ans)) {
 			case "y", "yes":
 				return "y"
@@ -179,6 +175,20 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 	if err != nil {
 		reportError(a.io.Err, turnError(err))
 	}
+}
+
+// answer reads the answer to a question the REPL asks (an approval, a
+// confirmation). It stays out of the line history: a "y" or "always"
+// recalled with the up arrow and sent as a message is harmless, but one
+// recalled at the next question would approve a call the user did not read.
+func (a *app) answer(rl *readline.Instance, question string) (string, error) {
+	rl.SetPrompt(question)
+	rl.HistoryDisable()
+	defer func() {
+		rl.HistoryEnable()
+		rl.SetPrompt(a.ansiErr("1;32", "› "))
+	}()
+	return rl.Readline()
 }
 
 // readInput reads one message: a line, lines joined by a trailing
