@@ -37,6 +37,14 @@ const (
 // milliseconds, so only a stopped or hung process holds the lock this long.
 const lockWait = 10 * time.Second
 
+// badInSection is what a section name (often the model's choice) may not
+// hold: a line break would end the heading and start text of its own, a
+// '#' would open or close a heading, other control characters are never
+// meant.
+func badInSection(r rune) bool {
+	return r == '#' || r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' || r == 0x85 || (unicode.IsControl(r) && r != '\t')
+}
+
 // AppendResult says where appended text landed: the workspace-relative
 // slash path and the 1-based lines of the new entry (a fact's list item; a
 // log entry's "###" heading and body).
@@ -58,6 +66,9 @@ func AppendFact(home, text, section string) (AppendResult, error) {
 	lines := escapeHeadings(entryLines(text))
 	if lines == nil {
 		return res, fmt.Errorf("add to %s: empty fact: nothing to write: %w", memoryFile, ErrInvalid)
+	}
+	if i := strings.IndexFunc(section, badInSection); i >= 0 {
+		return res, fmt.Errorf("add to %s: section %q: a section name is one heading's text, without line breaks, '#' or control characters: %w", memoryFile, section, ErrInvalid)
 	}
 	section = strings.Join(strings.Fields(section), " ")
 	if section == "" {

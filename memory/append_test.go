@@ -823,3 +823,21 @@ func TestReplaceMemory(t *testing.T) {
 		t.Fatalf("recreated MEMORY.md = %q", got)
 	}
 }
+
+// A section name is one heading's text: a line break, a '#' or another
+// control character in it (the model chooses it) is refused and MEMORY.md
+// is left as it was.
+func TestAppendFactRefusesBadSections(t *testing.T) {
+	home := workspace(t, initialMemory)
+	for _, sec := range []string{"Facts\n## Injected", "Facts\r\nx", "# Top", "C# notes", "Facts ##", "Facts\x1b[2J", "Facts\u2028x"} {
+		if _, err := AppendFact(home, "a fact", sec); !errors.Is(err, ErrInvalid) {
+			t.Errorf("AppendFact(section %q) error = %v, want ErrInvalid", sec, err)
+		}
+	}
+	if got := readFile(t, filepath.Join(home, "MEMORY.md")); got != initialMemory {
+		t.Fatalf("a refused section changed MEMORY.md:\n%s", got)
+	}
+	if _, err := AppendFact(home, "a fact", "  Travel   plans "); err != nil {
+		t.Fatalf("an ordinary section with extra blanks: %v", err)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"agent/core"
 	"agent/core/jobs"
+	"agent/core/printable"
 	"agent/core/reminders"
 	"agent/memory"
 )
@@ -191,13 +192,14 @@ func (a *app) runTick(ctx context.Context, st *jobs.Store, ws *core.Workspace) e
 		return err
 	}
 	for _, r := range due {
-		line := fmt.Sprintf("reminder %d (due %s): %s", r.ID, reminders.Format(r.DueAt, loc), r.Text)
+		text := printable.Escape(r.Text)
+		line := fmt.Sprintf("reminder %d (due %s): %s", r.ID, reminders.Format(r.DueAt, loc), text)
 		if !a.jsonOut {
 			if _, err := fmt.Fprintln(a.io.Out, line); err != nil {
 				return err
 			}
 		}
-		desktopNotify(ctx, r.Text, line)
+		desktopNotify(ctx, text, line)
 	}
 	tk, err := a.ticker(ctx, st, ws)
 	if err != nil {

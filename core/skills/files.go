@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 )
@@ -92,6 +93,9 @@ func Read(s Skill, path string, offset int) (Text, error) {
 	if path == "" {
 		return Text{}, invalidf("empty path: name a file of skill %s (skill_load lists them)", s.Name)
 	}
+	if hidden(path) {
+		return Text{}, invalidf("skill %s: %q is hidden (a name starting with a dot); skill_read opens only the files skill_load lists", s.Name, oneLine(path))
+	}
 	root, err := os.OpenRoot(s.Dir)
 	if err != nil {
 		return Text{}, fmt.Errorf("skill %s: %w", s.Name, err)
@@ -128,6 +132,20 @@ func Read(s Skill, path string, offset int) (Text, error) {
 	}
 	t.Path = path
 	return t, nil
+}
+
+// hidden reports whether a part of path, as written or once cleaned, starts
+// with a dot: .env, .git/config, reference/../.env. Files leaves such names
+// out, and what it does not list must not be readable either.
+func hidden(path string) bool {
+	for _, p := range []string{path, filepath.Clean(path)} {
+		for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+			if strings.HasPrefix(part, ".") && part != "." && part != ".." {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Body returns s's instructions as the model gets them: at most

@@ -107,3 +107,22 @@ func TestReadCutsAtALineAndContinues(t *testing.T) {
 		t.Fatalf("huge = %v", err)
 	}
 }
+
+// skill_read refuses what skill_load hides: any path with a part that
+// starts with a dot (.env, .git/config), however it is spelled.
+func TestReadRefusesHiddenFiles(t *testing.T) {
+	s, _ := fixtureSkill(t)
+	writeT(t, filepath.Join(s.Dir, ".env"), "TOKEN=x\n")
+	writeT(t, filepath.Join(s.Dir, "reference", ".notes.md"), "hidden\n")
+	for _, p := range []string{".env", ".git/config", "./.env", "reference/.notes.md", "reference/../.env", ".git/../.env", " .env "} {
+		r, err := Read(s, p, 0)
+		if !errors.Is(err, ErrInvalid) || r.Text != "" {
+			t.Errorf("Read(%q) = %q, %v; want ErrInvalid", p, r.Text, err)
+		} else if !strings.Contains(err.Error(), "hidden") {
+			t.Errorf("Read(%q): %v does not say why", p, err)
+		}
+	}
+	if _, err := Read(s, "./template.txt", 0); err != nil {
+		t.Errorf("a plain path spelled with ./ is refused: %v", err)
+	}
+}

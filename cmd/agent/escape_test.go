@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hostileText holds what a terminal would act on: a window-title change, a
+// screen clear, a carriage return that hides the start of the line and a
+// bidi override that reverses it.
+const hostileText = "\x1b]0;pwned\x07call \x1b[2Jthe\rlandlord \u202eevil"
+
+// noControls fails when s holds a control character that would reach the
+// terminal raw (newline and tab are layout).
+func noControls(t *testing.T, where, s string) {
+	t.Helper()
+	if i := strings.IndexFunc(s, func(r rune) bool {
+		return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || r == '\u202e'
+	}); i >= 0 {
+		t.Errorf("%s: control character %q reached the output: %q", where, s[i:i+1], s)
+	}
+}
+
+// A reminder's text is escaped on every output: when it is set, in the
+// table and the piped list, and when a tick delivers it; --json keeps it
+// whole (JSON escapes it).
+func TestReminderTextEscapedOnEveryOutput(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "ws")
+	if code, _, stderr := runTTY(t, false, "--home", home, "--quiet", "init"); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, stdout, stderr := runTTY(t, false, "--home", home, "remind", hostileText, "--at", "+1h")
+	if code != 0 {
+		t.Fatalf("remind: %d %s", code, stderr)
+	}
+	noControls(t, "remind stdout", stdout)
+	noControls(t, "remind stderr", stderr)
+	if !strings.Contains(stdout, `\x1b]0;pwned\x07call`) {
+		t.Errorf("the escaped text is not shown: %q", stdout)
+	}
+	db, err := sql.Open("sqlite3", filepath.Join(home, "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE reminders SET due_at = '2020-01-01T00:00:00Z'`); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"reminders"}, {"reminders", "list"}, {"jobs", "tick"}} {
+		for _, tty := range []bool{true, false} {
+			var stdout, stderr string
+			if tty {
+				_, stdout, stderr = runTTY(t, false, append([]string{"--home", home}, args...)...)
+			} else {
+				_, stdout, stderr = runPiped(t, append([]string{"--home", home}, args...)...)
+			}
+			noControls(t, strings.Join(args, " ")+" stdout", stdout)
+			noControls(t, strings.Join(args, " ")+" stderr", stderr)
+		}
+	}
+	_, stdout, _ = runTTY(t, false, "--home", home, "--json", "reminders", "list")
+	if !strings.Contains(stdout, `\u001b]0;pwned\u0007call`) {
+		t.Errorf("--json lost the text: %s", stdout)
+	}
+}
+
+// The model's streamed reply cannot drive the terminal either.
+func TestReplyStreamEscapesControls(t *testing.T) {
+	var out strings.Builder
+	gate := newNoticeGate(func(string) {})
+	r := &replyStream{w: writerFunc(func(s string) { out.WriteString(s) }), gate: gate}
+	r.token("Sure.\x1b]0;")
+	r.token("pwned\x07 Done\r\n\ttab")
+	r.end()
+	noControls(t, "reply", out.String())
+	if want := "Sure.\\x1b]0;pwned\\x07 Done\\r\n\ttab\n"; out.String() != want {
+		t.Errorf("reply %q, want %q", out.String(), want)
+	}
+}
+
+// runPiped runs the CLI in-process with stdout and stderr not terminals.
+func runPiped(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb strings.Builder
+	streams := &iostreams{In: strings.NewReader(""), Out: &out, Err: &errb}
+	code = run(context.Background(), append([]string{"agent"}, args...), streams)
+	return code, out.String(), errb.String()
+}
