@@ -124,6 +124,7 @@ var toolSkillSave = tool{
 				return "", err
 			}
 		}
+		redacted := redactArgs(&v[1], &v[2], &v[3])
 		name, reason := strings.TrimSpace(v[0]), v[3]
 		if strings.TrimSpace(reason) == "" {
 			reason = "saved by the model"
@@ -139,7 +140,7 @@ var toolSkillSave = tool{
 				out += fmt.Sprintf("; it hides the skill of the same name in %s", neutralise(sh.Dir))
 			}
 		}
-		return out, nil
+		return out + c.secretsNote(ToolSkillSave, redacted), nil
 	},
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"agent/memory/confined"
+	"agent/memory/secrets"
 )
 
 // DefaultSection is where a fact goes when the caller names no section: the
@@ -52,6 +53,9 @@ type AppendResult struct {
 	Path      string
 	StartLine int
 	EndLine   int
+	// Secrets are the kinds of the secrets replaced by a marker before the
+	// text was written (see memory/secrets), in order; nil when none.
+	Secrets []string
 }
 
 // AppendFact adds text as one list item at the end of the "## section" of
@@ -63,6 +67,7 @@ type AppendResult struct {
 // ErrInvalid.
 func AppendFact(home, text, section string) (AppendResult, error) {
 	res := AppendResult{Path: memoryFile}
+	text, res.Secrets = secrets.Redact(text) // a secret never lands in memory
 	lines := escapeHeadings(entryLines(text))
 	if lines == nil {
 		return res, fmt.Errorf("add to %s: empty fact: nothing to write: %w", memoryFile, ErrInvalid)
@@ -131,6 +136,7 @@ func AppendLogEntry(home string, at time.Time, heading, body string) (AppendResu
 	if heading == "" {
 		return res, fmt.Errorf("append to %s: empty heading: %w", rel, ErrInvalid)
 	}
+	body, res.Secrets = secrets.Redact(body) // a secret never lands in memory
 	lines := entryLines(body)
 	if lines == nil {
 		return res, fmt.Errorf("append to %s: empty note: nothing to write: %w", rel, ErrInvalid)
