@@ -71,13 +71,25 @@ func TestSecretsNeverLandInMemory(t *testing.T) {
 		ollamatest.CallTool(ToolMemoryAppend, map[string]any{"text": "GitHub token: " + tok, "section": "Keys"}),
 		ollamatest.CallTool(ToolLogNote, map[string]any{"text": "db password=" + pw}),
 		ollamatest.CallTool(ToolSkillSave, map[string]any{"name": "deploy", "description": "Deploy with token " + tok, "body": "Run with GITHUB_TOKEN=" + tok + "\n"}),
-		ollamatest.CallTool(ToolSoulUpdate, map[string]any{"content": "# Soul\n\nI keep " + tok + " safe.\n", "reason": "keep " + tok}),
+		ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{
+			{Name: ToolSoulUpdate, Arguments: map[string]any{"content": "# Soul\n\nI keep " + tok + " safe.\n", "reason": "keep " + tok}},
+			{Name: ToolReminderAdd, Arguments: map[string]any{"text": "rotate " + tok, "when": f.now.Add(time.Hour).Format(time.RFC3339)}},
+		}},
 		ollamatest.Text("Saved your token "+tok+" and password="+pw+"."),
 	)
 	var notes []string
 	f.chat.Notify = func(s string) { notes = append(notes, s) }
-	if _, err := f.chat.Turn(ctx, f.session("keys"), "remember my github token "+tok+" and password="+pw, nil); err != nil {
+	res, err := f.chat.Turn(ctx, f.session("keys"), "remember my github token "+tok+" and password="+pw, nil)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if len(res.ToolCalls) != 5 {
+		t.Fatalf("%d tool calls ran, want 5", len(res.ToolCalls))
+	}
+	for _, tc := range res.ToolCalls {
+		if !tc.OK {
+			t.Errorf("%s failed: %s", tc.Name, tc.Result)
+		}
 	}
 	leaks := func(where, s string) {
 		t.Helper()
@@ -86,7 +98,7 @@ func TestSecretsNeverLandInMemory(t *testing.T) {
 		}
 	}
 	var markers int
-	err := filepath.WalkDir(f.home, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(f.home, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

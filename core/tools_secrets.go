@@ -9,8 +9,8 @@ import (
 )
 
 // Secrets never land in memory: the memory package replaces them in what it
-// writes (MEMORY.md, the logs), Sessions in what it stores, and the tools
-// below in the SOUL.md and skills the model writes. The user is told the
+// writes (MEMORY.md, the logs), Sessions in what it stores, and the tools in
+// the SOUL.md, skills and reminders the model writes. The user is told the
 // kinds that were replaced, never the values; the model is told too, so it
 // does not repeat the attempt.
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"agent/core/ollamatest"
 )
 
 // hostileText holds what a terminal would act on: a window-title change, a
@@ -88,4 +90,33 @@ func runPiped(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	streams := &iostreams{In: strings.NewReader(""), Out: &out, Err: &errb}
 	code = run(context.Background(), append([]string{"agent"}, args...), streams)
 	return code, out.String(), errb.String()
+}
+
+// A reply's control characters stay escaped when the session is shown
+// again on a terminal or piped.
+func TestSessionShowEscapesControls(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "ws")
+	srv := ollamatest.New(t)
+	t.Setenv("OLLAMA_HOST", srv.Host())
+	if code, _, stderr := runTTY(t, false, "--home", home, "--quiet", "init", "--agent-name", "Atlas", "--user-name", "Ada"); code != 0 {
+		t.Fatal(stderr)
+	}
+	srv.Script(ollamatest.Text("Sure.\x1b]0;pwned\x07 \x1b[2J Done."))
+	code, stdout, stderr := runPiped(t, "--home", home, "chat", "--session", "s", "hello")
+	if code != 0 {
+		t.Fatalf("chat: %d %s", code, stderr)
+	}
+	noControls(t, "chat stdout", stdout)
+	for _, tty := range []bool{true, false} {
+		var stdout string
+		if tty {
+			_, stdout, _ = runTTY(t, false, "--home", home, "sessions", "show", "s")
+		} else {
+			_, stdout, _ = runPiped(t, "--home", home, "sessions", "show", "s")
+		}
+		noControls(t, "sessions show", stdout)
+		if !strings.Contains(stdout, `Sure.\x1b]0;pwned\x07`) {
+			t.Errorf("the reply is not shown escaped: %q", stdout)
+		}
+	}
 }

@@ -54,7 +54,7 @@ func Files(s Skill) ([]string, int, error) {
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			// os.Root refuses a link that leads outside, and that is the test.
-			if st, err := root.Stat(p); err != nil || !st.Mode().IsRegular() {
+			if st, err := root.Stat(p); err != nil || !st.Mode().IsRegular() || hiddenTarget(s, p) {
 				return nil
 			}
 		} else if !d.Type().IsRegular() {
@@ -93,7 +93,7 @@ func Read(s Skill, path string, offset int) (Text, error) {
 	if path == "" {
 		return Text{}, invalidf("empty path: name a file of skill %s (skill_load lists them)", s.Name)
 	}
-	if hidden(path) {
+	if hidden(path) || hiddenTarget(s, path) {
 		return Text{}, invalidf("skill %s: %q is hidden (a name starting with a dot); skill_read opens only the files skill_load lists", s.Name, oneLine(path))
 	}
 	root, err := os.OpenRoot(s.Dir)
@@ -146,6 +146,22 @@ func hidden(path string) bool {
 		}
 	}
 	return false
+}
+
+// hiddenTarget reports whether path, inside s's directory, is a link (or
+// passes through one) that leads to a hidden name there: notes.md → .env.
+// A path that does not resolve is left to os.Root to refuse.
+func hiddenTarget(s Skill, path string) bool {
+	dir, err := filepath.EvalSymlinks(s.Dir)
+	if err != nil {
+		return false
+	}
+	target, err := filepath.EvalSymlinks(filepath.Join(s.Dir, filepath.FromSlash(path)))
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(dir, target)
+	return err == nil && hidden(rel)
 }
 
 // Body returns s's instructions as the model gets them: at most

@@ -125,4 +125,18 @@ func TestReadRefusesHiddenFiles(t *testing.T) {
 	if _, err := Read(s, "./template.txt", 0); err != nil {
 		t.Errorf("a plain path spelled with ./ is refused: %v", err)
 	}
+	// A link with a plain name that leads to a hidden file is hidden too:
+	// not listed, not read.
+	for link, target := range map[string]string{"notes.md": ".env", "cfg.txt": ".git/config"} {
+		if err := os.Symlink(target, filepath.Join(s.Dir, link)); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := Read(s, link, 0); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Read(%q → %s) = %q, %v; want ErrInvalid", link, target, r.Text, err)
+		}
+	}
+	files, _, _ := Files(s)
+	if got := strings.Join(files, " "); strings.Contains(got, "notes.md") || strings.Contains(got, "cfg.txt") {
+		t.Errorf("Files lists links to hidden files: %s", got)
+	}
 }
