@@ -12,16 +12,15 @@ import (
 	"time"
 
 	"agent/core/ollamatest"
+	"agent/core/printable"
 )
 
-// terminalControls fails when s holds a character a terminal acts on
-// (newline and tab are layout).
+// terminalControls fails when s holds a character a terminal acts on: one
+// printable.Escape would have escaped.
 func terminalControls(t *testing.T, where, s string) {
 	t.Helper()
-	if i := strings.IndexFunc(s, func(r rune) bool {
-		return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || r == '\u202e'
-	}); i >= 0 {
-		t.Errorf("%s: control character %q not escaped: %q", where, s[i:i+1], s)
+	if e := printable.Escape(s); e != s {
+		t.Errorf("%s: control character not escaped: %q", where, s)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agent/core/ollamatest"
+	"agent/core/printable"
 )
 
 // hostileText holds what a terminal would act on: a window-title change, a
@@ -15,14 +16,12 @@ import (
 // bidi override that reverses it.
 const hostileText = "\x1b]0;pwned\x07call \x1b[2Jthe\rlandlord \u202eevil"
 
-// noControls fails when s holds a control character that would reach the
-// terminal raw (newline and tab are layout).
+// noControls fails when s holds a character a terminal would act on: one
+// printable.Escape would have escaped.
 func noControls(t *testing.T, where, s string) {
 	t.Helper()
-	if i := strings.IndexFunc(s, func(r rune) bool {
-		return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || r == '\u202e'
-	}); i >= 0 {
-		t.Errorf("%s: control character %q reached the output: %q", where, s[i:i+1], s)
+	if e := printable.Escape(s); e != s {
+		t.Errorf("%s: a control character reached the output: %q", where, s)
 	}
 }
 
