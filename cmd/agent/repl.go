@@ -52,12 +52,16 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		f.Close()
 	}
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt:          a.ansiErr("1;32", "› "),
-		HistoryFile:     history,
-		InterruptPrompt: "^C",
-		EOFPrompt:       "",
-		Stdout:          a.io.Err, // the prompt and echo are not data
-		Stderr:          a.io.Err,
+		Prompt:      a.ansiErr("1;32", "› "),
+		HistoryFile: history,
+		// Lines are saved by readInput, after they are known to be messages:
+		// answers to questions (answer) never are. Saving from this goroutine
+		// is safe then, as the editor reads no key between lines.
+		DisableAutoSaveHistory: true,
+		InterruptPrompt:        "^C",
+		EOFPrompt:              "",
+		Stdout:                 a.io.Err, // the prompt and echo are not data
+		Stderr:                 a.io.Err,
 	})
 	if err != nil {
 		return fmt.Errorf("start line editor: %w", err)
@@ -183,25 +187,29 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 // recalled at the next question would approve a call the user did not read.
 func (a *app) answer(rl *readline.Instance, question string) (string, error) {
 	rl.SetPrompt(question)
-	rl.HistoryDisable()
-	defer func() {
-		rl.HistoryEnable()
-		rl.SetPrompt(a.ansiErr("1;32", "› "))
-	}()
+	defer rl.SetPrompt(a.ansiErr("1;32", "› "))
 	return rl.Readline()
 }
 
 // readInput reads one message: a line, lines joined by a trailing
-// backslash, or a """ block.
+// backslash, or a """ block. Each line goes into the line history, as the
+// editor would have saved it.
 func readInput(rl *readline.Instance) (string, error) {
-	line, err := rl.Readline()
+	readLine := func() (string, error) {
+		l, err := rl.Readline()
+		if err == nil {
+			_ = rl.SaveHistory(l) // a history that cannot be written loses only the up arrow
+		}
+		return l, err
+	}
+	line, err := readLine()
 	if err != nil {
 		return "", err
 	}
 	if strings.TrimSpace(line) == `"""` {
 		var parts []string
 		for {
-			l, err := rl.Readline()
+			l, err := readLine()
 			if err != nil {
 				return "", err
 			}
@@ -214,7 +222,7 @@ func readInput(rl *readline.Instance) (string, error) {
 	parts := []string{}
 	for strings.HasSuffix(line, `\`) {
 		parts = append(parts, strings.TrimSuffix(line, `\`))
-		if line, err = rl.Readline(); err != nil {
+		if line, err = readLine(); err != nil {
 			return "", err
 		}
 	}
