@@ -41,18 +41,18 @@ type pattern struct {
 // OpenAI one, and an earlier finding wins where two overlap.
 var patterns = []pattern{
 	{kind: "private key", hint: []string{"-----begin "}, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)`)},
-	{kind: "aws access key", hint: []string{"akia", "asia", "agpa", "aida", "aroa"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)},
-	{kind: "github token", hint: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`)},
-	{kind: "github token", hint: []string{"github_pat_"}, re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
-	{kind: "gitlab token", hint: []string{"glpat-"}, re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`)},
-	{kind: "anthropic key", hint: []string{"sk-ant-"}, re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
-	{kind: "openai key", hint: []string{"sk-"}, re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), machine: true},
-	{kind: "slack token", hint: []string{"xox"}, re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`), machine: true},
+	{kind: "aws access key", hint: []string{"akia", "asia", "agpa", "aida", "aroa"}, re: regexp.MustCompile(`(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)},
+	{kind: "github token", hint: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{36,255}\b`)},
+	{kind: "github token", hint: []string{"github_pat_"}, re: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,255}\b`)},
+	{kind: "gitlab token", hint: []string{"glpat-"}, re: regexp.MustCompile(`glpat-[A-Za-z0-9_-]{20,}`)},
+	{kind: "anthropic key", hint: []string{"sk-ant-"}, re: regexp.MustCompile(`sk-ant-[A-Za-z0-9_-]{20,}`)},
+	{kind: "openai key", hint: []string{"sk-"}, re: regexp.MustCompile(`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), machine: true},
+	{kind: "slack token", hint: []string{"xox"}, re: regexp.MustCompile(`xox[abposre]-[A-Za-z0-9-]{10,}`), machine: true},
 	{kind: "slack webhook", hint: []string{"hooks.slack.com/"}, re: regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}`)},
-	{kind: "google api key", hint: []string{"aiza"}, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
-	{kind: "stripe key", hint: []string{"_live_"}, re: regexp.MustCompile(`\b(?:sk|rk|pk)_live_[0-9A-Za-z]{16,}\b`)},
-	{kind: "stripe key", hint: []string{"_test_"}, re: regexp.MustCompile(`\b(?:sk|rk)_test_[0-9A-Za-z]{16,}\b`)},
-	{kind: "jwt", hint: []string{"eyj"}, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{kind: "google api key", hint: []string{"aiza"}, re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}\b`)},
+	{kind: "stripe key", hint: []string{"_live_"}, re: regexp.MustCompile(`[spr]k_live_[0-9A-Za-z]{16,}\b`)},
+	{kind: "stripe key", hint: []string{"_test_"}, re: regexp.MustCompile(`[sr]k_test_[0-9A-Za-z]{16,}\b`)},
+	{kind: "jwt", hint: []string{"eyj"}, re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 	{kind: "bearer token", hint: []string{"bearer"}, re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), group: 1, machine: true},
 	{kind: "basic credentials", hint: []string{"authorization:"}, re: regexp.MustCompile(`(?i)\bauthorization:\s*basic\s+([A-Za-z0-9+/]{8,}=*)`), group: 1},
 	// key=value (no blanks around "=": an assignment in prose or a script,
@@ -96,7 +96,7 @@ func Find(s string) []Finding {
 		}
 		for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
 			start, end := m[2*p.group], m[2*p.group+1]
-			if start < 0 {
+			if start < 0 || (m[0] > 0 && isWordByte(s[m[0]-1])) {
 				continue
 			}
 			if p.group > 0 { // a sentence's punctuation after the value is not part of it
@@ -113,6 +113,13 @@ func Find(s string) []Finding {
 	}
 	slices.SortFunc(out, func(a, b Finding) int { return a.Start - b.Start })
 	return out
+}
+
+// isWordByte is \b's idea of a word character. The patterns that start with
+// a literal leave the boundary before it to Find: a leading \b would cost
+// Go's regexp its fast scan for the literal (~20× slower on 32 KB).
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // Redact returns s with every secret replaced by its marker, and the kinds

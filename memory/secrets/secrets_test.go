@@ -148,3 +148,17 @@ func diffLines(a, b string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// BenchmarkRedactRequest: what a turn pays to keep secrets out of state.db —
+// a request of ~32 KB of ordinary notes, the size of a full 8k context.
+func BenchmarkRedactRequest(b *testing.B) {
+	page, err := os.ReadFile(filepath.Join("testdata", "notes.md"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := strings.Repeat(string(page), 32<<10/len(page)+1)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Redact(text)
+	}
+}
