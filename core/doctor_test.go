@@ -93,10 +93,26 @@ func TestDoctorIntegrations(t *testing.T) {
 	ctx := context.Background()
 	home := doctorHome(t)
 	o, _ := newFakeOllama(t)
+	// writeMCP writes mcp.json and approves its servers, as `agent mcp add`
+	// would have.
 	writeMCP := func(js string) {
 		t.Helper()
 		if err := os.WriteFile(filepath.Join(home, mcp.ConfigFile), []byte(js), 0o600); err != nil {
 			t.Fatal(err)
+		}
+		cfg, err := mcp.LoadConfig(filepath.Join(home, mcp.ConfigFile))
+		if err != nil {
+			return // the malformed case: nothing to approve
+		}
+		ws, err := core.Open(ctx, home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ws.Close()
+		for _, name := range cfg.Names() {
+			if err := mcp.NewStore(ws.State, nil).Approve(ctx, cfg.Servers[name]); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	self, _ := json.Marshal(os.Args[0])

@@ -69,6 +69,7 @@ func TestIdentitySectionFullWorkspace(t *testing.T) {
 	if err := mcp.SaveConfig(filepath.Join(f.home, mcp.ConfigFile), cfg); err != nil {
 		t.Fatal(err)
 	}
+	approveMCP(t, f.home, mcp.NewStore(f.ws.State, nil))
 	m, err := mcp.Open(ctx, mcp.Options{Home: f.home, Store: mcp.NewStore(f.ws.State, nil)})
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
 
 	"agent/core/distill"
+	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/mcp"
 	"agent/core/memrev"
@@ -52,6 +53,7 @@ func stateMigrations() []migrationSet {
 		{"reminders", reminders.Migrations},
 		{"jobs", jobs.Migrations},
 		{"skills", skills.Migrations},
+		{"importer", importer.Migrations},
 	}
 }
 

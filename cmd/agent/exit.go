@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"agent/core"
+	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/reminders"
 	"agent/core/skills"
@@ -77,6 +78,9 @@ var exitCodes = []struct {
 	{jobs.ErrNotFound, exitNotFound},
 	{skills.ErrInvalid, exitUsage},
 	{skills.ErrNotFound, exitNotFound},
+	{importer.ErrNotExport, exitUsage},
+	{importer.ErrInvalid, exitUsage},
+	{importer.ErrNotFound, exitNotFound},
 }
 
 func exitCode(err error) int {

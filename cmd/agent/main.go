@@ -141,6 +141,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.sessionsCommand(),
 			a.promptCommand(),
 			a.memoryCommand(),
+			a.importCommand(),
 			a.logCommand(),
 			a.profileCommand(),
 			a.soulCommand(),
@@ -201,7 +202,7 @@ func (a *app) memoryCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "memory",
 		Usage:    "add to, index and search MEMORY.md and the daily logs",
-		Commands: append(append(a.memoryWriteCommands(), a.memoryIndexCommands()...), a.memoryDistillCommands()...),
+		Commands: append(append(append(a.memoryWriteCommands(), a.memoryIndexCommands()...), a.memoryDistillCommands()...), a.memorySourcesCommand()),
 		Action:   a.requireSubcommand,
 	}
 }

@@ -13,8 +13,10 @@ import (
 	"syscall"
 
 	"github.com/chzyer/readline"
+	"golang.org/x/term"
 
 	"agent/core"
+	"agent/core/callview"
 	"agent/profile"
 )
 
@@ -52,31 +54,47 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		f.Close()
 	}
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt:      a.ansiErr("1;32", "› "),
-		HistoryFile: history,
-		// Lines are saved by readInput, after they are known to be messages:
-		// answers to questions (answer) never are. Saving from this goroutine
-		// is safe then, as the editor reads no key between lines.
+		Prompt:          a.ansiErr("1;32", "› "),
+		HistoryFile:     history,
+		InterruptPrompt: "^C",
+		EOFPrompt:       "",
+		Stdout:          a.io.Err, // the prompt and echo are not data
+		Stderr:          a.io.Err,
+
+		// Only messages go into the line history, saved by readInput once
+		// a line is known to be one; an answer to a question (an approval,
+		// a confirmation, a page of a call) never is: a "y" or "always"
+		// recalled with the up arrow at the next question would approve a
+		// call unseen. Saving from this goroutine is safe: the editor reads
+		// no key between two Readline calls.
 		DisableAutoSaveHistory: true,
-		InterruptPrompt:        "^C",
-		EOFPrompt:              "",
-		Stdout:                 a.io.Err, // the prompt and echo are not data
-		Stderr:                 a.io.Err,
 	})
 	if err != nil {
 		return fmt.Errorf("start line editor: %w", err)
 	}
 	defer rl.Close()
 	s.chat.Confirm = func(q string) bool {
-		ans, err := a.answer(rl, q+" [y/N] ")
+		rl.SetPrompt(q + " [y/N] ")
+		defer rl.SetPrompt(a.ansiErr("1;32", "› "))
+		ans, err := rl.Readline()
 		return err == nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(ans)), "y")
 	}
 	if s.chat.MCP != nil {
 		// After the line editor holds the terminal: input typed meanwhile
 		// (or piped in by a test) is not lost to the tty's cooked mode.
 		s.mcp.Start(ctx) // every server at once; a failure is reported, never fatal
-		s.chat.MCP.Ask = func(q string) string {
-			ans, err := a.answer(rl, q+" ")
+		s.chat.MCP.Ask = func(q core.Approval) string {
+			defer rl.SetPrompt(a.ansiErr("1;32", "› "))
+			// The whole call, wrapped and paged, never cut: a refusal to
+			// read it to its end is a refusal to run it.
+			width, height := termSize()
+			fmt.Fprintln(a.io.Err, q.Title)
+			lines := callview.Wrap(q.Lines, width)
+			if !callview.Page(a.io.Err, lines, height-1, func(p string) (string, error) { rl.SetPrompt(p); return rl.Readline() }) {
+				return "n"
+			}
+			rl.SetPrompt(q.Question + " ")
+			ans, err := rl.Readline()
 			switch strings.ToLower(strings.TrimSpace(ans)) {
 			case "y", "yes":
 				return "y"
@@ -171,6 +189,9 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 		case <-done:
 		}
 	}()
+	if s.mcp != nil {
+		s.mcp.Revive(ctx) // servers that died start again in the background
+	}
 	stream := &replyStream{w: a.io.Out, gate: s.notes}
 	_, err := s.chat.Turn(turnCtx, &s.session, line, stream.token)
 	close(done)
@@ -179,16 +200,6 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 	if err != nil {
 		reportError(a.io.Err, turnError(err))
 	}
-}
-
-// answer reads the answer to a question the REPL asks (an approval, a
-// confirmation). It stays out of the line history: a "y" or "always"
-// recalled with the up arrow and sent as a message is harmless, but one
-// recalled at the next question would approve a call the user did not read.
-func (a *app) answer(rl *readline.Instance, question string) (string, error) {
-	rl.SetPrompt(question)
-	defer rl.SetPrompt(a.ansiErr("1;32", "› "))
-	return rl.Readline()
 }
 
 // readInput reads one message: a line, lines joined by a trailing
@@ -311,4 +322,14 @@ func clipLines(s string, n int) string {
 		return strings.Join(lines, "\n")
 	}
 	return strings.Join(lines[:n], "\n") + "\n…"
+}
+
+// termSize is the terminal's size as stderr sees it (where the REPL
+// writes), 80×24 when it cannot be read.
+func termSize() (width, height int) {
+	w, h, err := term.GetSize(int(os.Stderr.Fd()))
+	if err != nil || w <= 0 || h <= 0 {
+		return 80, 24
+	}
+	return w, h
 }
