@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,7 +15,7 @@ import (
 const doctorSecretsShown = 5
 
 // doctorSecrets looks for secrets in the memory files — MEMORY.md, SOUL.md,
-// the daily logs and the workspace's skills — written before they were
+// the daily logs, the workspace's skills and imported conversations — written before they were
 // redacted on the way in, or by an editor. It names each by file, line and
 // kind, never its value, and changes nothing: the files are the user's.
 func doctorSecrets(home string) DoctorCheck {
@@ -29,6 +30,21 @@ func doctorSecrets(home string) DoctorCheck {
 			}
 		}
 	}
+	// Imported conversations (imports/ORIGIN/YEAR/…md), not the hidden
+	// staging folders of an import under way.
+	_ = filepath.WalkDir(filepath.Join(home, "imports"), func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && d.Name() != "imports":
+			return fs.SkipDir
+		case !d.IsDir() && strings.HasSuffix(p, ".md"):
+			if rel, err := filepath.Rel(home, p); err == nil {
+				files = append(files, rel)
+			}
+		}
+		return nil
+	})
 	var found []string
 	for _, rel := range files {
 		b, err := os.ReadFile(filepath.Join(home, rel))
@@ -42,7 +58,7 @@ func doctorSecrets(home string) DoctorCheck {
 		}
 	}
 	if len(found) == 0 {
-		c.OK, c.Detail = true, "none found in MEMORY.md, SOUL.md, the logs and the skills"
+		c.OK, c.Detail = true, "none found in MEMORY.md, SOUL.md, the logs, the skills and the imports"
 		return c
 	}
 	shown := found
