@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"agent/core/printable"
 	"agent/prompts"
 )
 
@@ -468,9 +469,10 @@ func inWindow(h Recalled, window []Message) bool {
 }
 
 // oneLine flattens s to a single line of at most n runes, for facts quoted
-// inside the system prompt.
+// inside the system prompt and notes to the user; control characters are
+// escaped, since `agent prompt` and the notes reach the terminal.
 func oneLine(s string, n int) string {
-	s = neutralise(strings.Join(strings.Fields(s), " "))
+	s = printable.Escape(neutralise(strings.Join(strings.Fields(s), " ")))
 	r := []rune(s)
 	if len(r) > n {
 		return string(r[:n-1]) + "…"

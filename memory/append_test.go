@@ -823,3 +823,51 @@ func TestReplaceMemory(t *testing.T) {
 		t.Fatalf("recreated MEMORY.md = %q", got)
 	}
 }
+
+// A section name is one heading's text: a line break, a '#' or another
+// control character in it (the model chooses it) is refused and MEMORY.md
+// is left as it was.
+func TestAppendFactRefusesBadSections(t *testing.T) {
+	home := workspace(t, initialMemory)
+	for _, sec := range []string{"Facts\n## Injected", "Facts\r\nx", "# Top", "C# notes", "Facts ##", "Facts\x1b[2J", "Facts\u2028x"} {
+		if _, err := AppendFact(home, "a fact", sec); !errors.Is(err, ErrInvalid) {
+			t.Errorf("AppendFact(section %q) error = %v, want ErrInvalid", sec, err)
+		}
+	}
+	if got := readFile(t, filepath.Join(home, "MEMORY.md")); got != initialMemory {
+		t.Fatalf("a refused section changed MEMORY.md:\n%s", got)
+	}
+	if _, err := AppendFact(home, "a fact", "  Travel   plans "); err != nil {
+		t.Fatalf("an ordinary section with extra blanks: %v", err)
+	}
+}
+
+// A secret in a fact or a log note never reaches the file: its value is
+// replaced by a marker naming the kind, and the result says which kinds.
+func TestAppendRedactsSecrets(t *testing.T) {
+	home := workspace(t, initialMemory)
+	const tok = "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"
+	r, err := AppendFact(home, "GitHub token for the backup script: "+tok, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Secrets) != 1 || r.Secrets[0] != "github token" {
+		t.Errorf("AppendFact secrets %q", r.Secrets)
+	}
+	got := readFile(t, filepath.Join(home, "MEMORY.md"))
+	if strings.Contains(got, tok) || !strings.Contains(got, "- GitHub token for the backup script: [secret: github token]\n") {
+		t.Errorf("MEMORY.md:\n%s", got)
+	}
+	at := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	r, err = AppendLogEntry(home, at, "09:30 · session s", "**User:** db password=hunter2 and key AKIAIOSFODNN7EXAMPLE\n\n**Atlas:** noted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(r.Secrets, ",") != "password,aws access key" {
+		t.Errorf("AppendLogEntry secrets %q", r.Secrets)
+	}
+	log := readFile(t, filepath.Join(home, "logs", "2026-11-20.md"))
+	if strings.Contains(log, "hunter2") || strings.Contains(log, "AKIAIOSFODNN7EXAMPLE") || !strings.Contains(log, "password=[secret: password] and key [secret: aws access key]") {
+		t.Errorf("log:\n%s", log)
+	}
+}

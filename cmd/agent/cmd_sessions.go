@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/printable"
 )
 
 func (a *app) sessionsCommand() *cli.Command {
@@ -112,10 +113,10 @@ func (a *app) sessionsCommand() *cli.Command {
 						}
 						fmt.Fprintf(a.io.Out, "%s %s\n", a.ansi("1", head), a.ansi("2", m.CreatedAt.Local().Format("2006-01-02 15:04")))
 						for _, c := range m.ToolCalls {
-							fmt.Fprintf(a.io.Out, "  → %s %v\n", c.Name, c.Arguments)
+							fmt.Fprintf(a.io.Out, "  → %s %s\n", c.Name, printable.Escape(fmt.Sprint(c.Arguments)))
 						}
-						if m.Content != "" {
-							fmt.Fprintln(a.io.Out, strings.TrimRight(m.Content, "\n"))
+						if m.Content != "" { // the model's words, as its streamed reply: never driving the terminal
+							fmt.Fprintln(a.io.Out, printable.Escape(strings.TrimRight(m.Content, "\n")))
 						}
 						fmt.Fprintln(a.io.Out)
 					}

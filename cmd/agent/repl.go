@@ -60,6 +60,14 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		EOFPrompt:       "",
 		Stdout:          a.io.Err, // the prompt and echo are not data
 		Stderr:          a.io.Err,
+
+		// Only messages go into the line history, saved by readInput once
+		// a line is known to be one; an answer to a question (an approval,
+		// a confirmation, a page of a call) never is: a "y" or "always"
+		// recalled with the up arrow at the next question would approve a
+		// call unseen. Saving from this goroutine is safe: the editor reads
+		// no key between two Readline calls.
+		DisableAutoSaveHistory: true,
 	})
 	if err != nil {
 		return fmt.Errorf("start line editor: %w", err)
@@ -195,16 +203,24 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 }
 
 // readInput reads one message: a line, lines joined by a trailing
-// backslash, or a """ block.
+// backslash, or a """ block. Each line goes into the line history, as the
+// editor would have saved it.
 func readInput(rl *readline.Instance) (string, error) {
-	line, err := rl.Readline()
+	readLine := func() (string, error) {
+		l, err := rl.Readline()
+		if err == nil {
+			_ = rl.SaveHistory(l) // a history that cannot be written loses only the up arrow
+		}
+		return l, err
+	}
+	line, err := readLine()
 	if err != nil {
 		return "", err
 	}
 	if strings.TrimSpace(line) == `"""` {
 		var parts []string
 		for {
-			l, err := rl.Readline()
+			l, err := readLine()
 			if err != nil {
 				return "", err
 			}
@@ -217,7 +233,7 @@ func readInput(rl *readline.Instance) (string, error) {
 	parts := []string{}
 	for strings.HasSuffix(line, `\`) {
 		parts = append(parts, strings.TrimSuffix(line, `\`))
-		if line, err = rl.Readline(); err != nil {
+		if line, err = readLine(); err != nil {
 			return "", err
 		}
 	}
