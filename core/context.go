@@ -365,7 +365,7 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 		layer.Chars += len(m.Content)
 	}
 	if dropped > 0 {
-		layer.Truncated = fmt.Sprintf("dropped the %d oldest of %d messages to fit (the window moves in blocks)", dropped, total)
+		layer.Truncated = fmt.Sprintf("dropped the %d oldest of %d messages to fit (the window moves in blocks; dropped turns stay recallable from the log)", dropped, total)
 	}
 	return kept, layer
 }

@@ -24,6 +24,7 @@ Ctrl-D or /exit leaves.
 
   /help          this help
   /prompt        show the context the next message would be sent with
+  /context       how full the context is: each layer's size, what was cut
   /search Q      search memory
   /remember TEXT add a fact to MEMORY.md
   /soul          show SOUL.md
@@ -225,7 +226,16 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 		if err != nil {
 			return false, err
 		}
-		a.printAssembled(asm)
+		a.printAssembled(asm, true)
+	case "/context":
+		if arg != "" {
+			return false, usagef("/context takes no argument (/prompt TEXT shows a message's context)")
+		}
+		asm, err := s.chat.Assemble(ctx, &s.session, "")
+		if err != nil {
+			return false, err
+		}
+		a.printAssembled(asm, false)
 	case "/search":
 		if arg == "" {
 			return false, usagef("/search needs a query")
