@@ -39,6 +39,9 @@ type Chat struct {
 	KeepAlive  time.Duration // 0: unload the model after each reply, as Ollama means it
 	RecallK    int
 	NoLog      bool // do not append finished turns to today's log
+	// AutoCompact compacts the session after a turn whose window dropped
+	// turns not yet summarised (a setting, off by default: see Compact).
+	AutoCompact bool
 	// Placement is where recall goes (PlacementExchange when empty).
 	Placement string
 	// Identity lists the capabilities that show themselves in the identity
@@ -213,6 +216,10 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 			return nil, err
 		}
 	}
+	compacted, compactedSource, err := c.loadSummary(ctx, s)
+	if err != nil {
+		return nil, err
+	}
 	prev, hasPrev, err := c.Sessions.Previous(ctx, *s)
 	if err != nil {
 		return nil, err
@@ -259,6 +266,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
 		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message,
+		Summary: compacted, SummarySource: compactedSource,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
 	if t.assembled, err = assemble(in); err != nil {
@@ -453,6 +461,9 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	}
 	if c.Memory != nil && (logged || len(res.ToolCalls) > 0) {
 		c.Memory.Wrote()
+	}
+	if c.AutoCompact && windowCut(t.assembled) {
+		c.autoCompact(store, s)
 	}
 	return res, nil
 }

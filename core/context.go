@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -13,6 +14,7 @@ const (
 	LayerSystem  = "system"
 	LayerSoul    = "soul"
 	LayerProfile = "profile"
+	LayerSummary = "summary"
 	LayerMemory  = "memory"
 	LayerHistory = "history"
 	LayerMessage = "message"
@@ -57,6 +59,10 @@ type Assembled struct {
 	Recalled []Recalled `json:"recalled"`
 	// Identity is the identity section's size against its budget.
 	Identity IdentitySize `json:"identity"`
+	// WindowStart is the stored ID of the first user message the window
+	// carries (math.MaxInt64 when it carries none): what comes before it
+	// was dropped, and is what a compaction summarises.
+	WindowStart int64 `json:"-"`
 }
 
 // IdentitySize is the identity section (the end of the system layer, from
@@ -125,6 +131,10 @@ type assemblyInput struct {
 	Recalled      []Recalled
 	History       []StoredMessage
 	SessionName   string
+	// Summary is the session's compaction summary, as sent (empty: none);
+	// SummarySource names it for the layer.
+	Summary       string
+	SummarySource string
 	Note          string // this turn's runtime note (the time), sent with the message
 	Message       string
 	Placement     string // PlacementExchange (default when empty) or PlacementLayer
@@ -204,6 +214,8 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	}
 	msgTokens := est.message(userMsg)
 	noteTokens := est.message(Message{Content: turnContext(in.Note, "")})
+	summaryMsg := Message{Role: "user", Content: in.Summary}
+	summaryLayer := Layer{Name: LayerSummary, Source: in.SummarySource, Tokens: est.message(summaryMsg), Chars: len(in.Summary), Items: 1}
 	if used := fixedTokens + msgTokens + noteTokens; used > budget {
 		var parts []string
 		for _, f := range fixed {
@@ -226,9 +238,19 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	recallCap := min(int(float64(avail)*recallShare), maxRecallTokens)
 	histBudget := avail - recallCap - msgTokens - noteTokens
 	blockChars := int(float64(avail-recallCap) / 2 * blockRatio(est.charsPerToken))
+	// A compaction summary opens the window and takes its room from the
+	// history's; one that no longer fits (a smaller num_ctx) is left out.
+	withSummary := in.Summary != "" && summaryLayer.Tokens <= histBudget
+	if withSummary {
+		histBudget -= summaryLayer.Tokens
+	} else if in.Summary != "" {
+		a.Cuts = append(a.Cuts, fmt.Sprintf("summary: left out, ~%d tokens do not fit the history's ~%d", summaryLayer.Tokens, histBudget))
+		summaryLayer.Tokens = 0
+	}
 
-	history, histLayer := fitHistory(est, in.History, histBudget, blockChars, in.SessionName, placement)
-	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens // at least recallCap
+	history, histLayer, windowStart := fitHistory(est, in.History, histBudget, blockChars, in.SessionName, placement)
+	a.WindowStart = windowStart
+	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
 	recalled, kept, memLayer := fitRecall(est, in.Recalled, history, recallBudget)
 	a.Recalled = kept
 	a.Context = turnContext(in.Note, recalled)
@@ -238,6 +260,10 @@ func assemble(in assemblyInput) (*Assembled, error) {
 
 	a.Layers = append(a.Layers, fixed[0].layer, fixed[1].layer, fixed[2].layer)
 	a.Messages = append(a.Messages, system, soulMsg, profileMsg)
+	if withSummary {
+		a.Layers = append(a.Layers, summaryLayer)
+		a.Messages = append(a.Messages, summaryMsg)
+	}
 	if placement == PlacementLayer {
 		a.Layers = append(a.Layers, memLayer, histLayer)
 		a.Messages = append(a.Messages, ctxMsg)
@@ -271,6 +297,7 @@ func turnContext(note, recalled string) string {
 // exchange is one user message with what goes with it in the window: its
 // stored context and the replies that followed.
 type exchange struct {
+	id    int64 // the user's message, as stored
 	msgs  []Message
 	chars int
 }
@@ -284,7 +311,7 @@ func exchanges(stored []StoredMessage, placement string) []exchange {
 		var msg Message
 		switch {
 		case m.Role == "user":
-			out = append(out, exchange{})
+			out = append(out, exchange{id: m.ID})
 			if m.Context != "" && placement == PlacementExchange {
 				ctx := Message{Role: "system", Content: m.Context}
 				out[len(out)-1].msgs = append(out[len(out)-1].msgs, ctx)
@@ -324,8 +351,11 @@ func statusMark(status string) string {
 // If not even the last block fits (exchanges large against the budget),
 // the same is tried with blocks of half the size, and so on: those
 // boundaries include the coarser ones, so the window still moves in steps.
-func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, session, placement string) ([]Message, Layer) {
-	layer := Layer{Name: LayerHistory, Source: "session " + session}
+//
+// windowStart is the stored ID of the first exchange kept (math.MaxInt64
+// when none is).
+func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, session, placement string) (kept []Message, layer Layer, windowStart int64) {
+	layer = Layer{Name: LayerHistory, Source: "session " + session}
 	if session == "" {
 		layer.Source = "new session"
 	}
@@ -348,7 +378,10 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 			before += ex[i].chars
 		}
 	}
-	var kept []Message
+	windowStart = math.MaxInt64
+	if start < len(ex) {
+		windowStart = ex[start].id
+	}
 	total, dropped := 0, 0
 	for i, e := range ex {
 		total += len(e.msgs)
@@ -367,7 +400,7 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 	if dropped > 0 {
 		layer.Truncated = fmt.Sprintf("dropped the %d oldest of %d messages to fit (the window moves in blocks; dropped turns stay recallable from the log)", dropped, total)
 	}
-	return kept, layer
+	return kept, layer, windowStart
 }
 
 // recallHeader opens a turn's recalled passages; the rules for them are in

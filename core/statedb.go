@@ -16,6 +16,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
 
+	"agent/core/compact"
 	"agent/core/distill"
 	"agent/core/jobs"
 	"agent/core/mcp"
@@ -46,6 +47,7 @@ func stateMigrations() []migrationSet {
 		{"profile", profile.Migrations},
 		{"soul", soul.Migrations},
 		{"core", sessionMigrations},
+		{"compact", compact.Migrations},
 		{"memrev", memrev.Migrations},
 		{"distill", distill.Migrations},
 		{"mcp", mcp.Migrations},

@@ -25,6 +25,8 @@ Ctrl-D or /exit leaves.
   /help          this help
   /prompt        show the context the next message would be sent with
   /context       how full the context is: each layer's size, what was cut
+  /compact       summarise the turns the context has dropped (the summary
+                 opens the context from then on)
   /search Q      search memory
   /remember TEXT add a fact to MEMORY.md
   /soul          show SOUL.md
@@ -236,6 +238,11 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 			return false, err
 		}
 		a.printAssembled(asm, false)
+	case "/compact":
+		if arg != "" {
+			return false, usagef("/compact takes no argument")
+		}
+		return false, a.compact(ctx, s)
 	case "/search":
 		if arg == "" {
 			return false, usagef("/search needs a query")
