@@ -217,7 +217,9 @@ func TestAutoCompactAfterAWindowCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(res.Notices, func(n string) bool { return strings.HasPrefix(n, "auto-compaction: ") && strings.Contains(n, "summarised in 1 lines") }) {
+	if !slices.ContainsFunc(res.Notices, func(n string) bool {
+		return strings.HasPrefix(n, "auto-compaction: ") && strings.Contains(n, "summarised in 1 lines")
+	}) {
 		t.Errorf("notices %q: no auto-compaction", res.Notices)
 	}
 	sum, ok, err := compact.Load(ctx, f.ws.State, s.ID)
