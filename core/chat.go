@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -248,7 +247,6 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	if r.err != nil {
 		c.notify("memory recall skipped: " + r.err.Error())
 	}
-	r.hits = withoutSession(r.hits, s.Name)
 	if t.cpt, err = c.Sessions.CharsPerToken(ctx, c.ModelName); err != nil {
 		return nil, err
 	}
@@ -489,19 +487,6 @@ func toolCallNames(calls []ToolCall) string {
 		names[i] = c.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-// withoutSession drops the hits that are this session's own logged turns:
-// they are the conversation, which the window carries or deliberately left
-// behind; recalled back, each would be stored again with the next exchange
-// and the history would fill with copies of itself. memory_search still
-// finds them.
-func withoutSession(hits []Recalled, session string) []Recalled {
-	if session == "" {
-		return hits
-	}
-	suffix := turnHeadingMark + session
-	return slices.DeleteFunc(hits, func(h Recalled) bool { return strings.HasSuffix(h.Heading, suffix) })
 }
 
 // turnHeadingMark separates a logged turn's time from its session name.
