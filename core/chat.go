@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"agent/core/distill"
 	"agent/memory"
 	"agent/profile"
 	"agent/prompts"
@@ -41,6 +42,11 @@ type Chat struct {
 	// AutoCompact compacts the session after a turn whose window dropped
 	// turns not yet summarised (a setting, off by default: see Compact).
 	AutoCompact bool
+	// CompactModel writes the summaries (nil: the chat's model, through
+	// DistillModel).
+	CompactModel distill.Model
+	// compacting, during Compact, builds the window with the summary's room.
+	compacting bool
 	// Placement is where recall goes (PlacementExchange when empty).
 	Placement string
 	// Identity lists the capabilities that show themselves in the identity
@@ -155,6 +161,9 @@ type turn struct {
 	assembled *Assembled
 	request   string // requestText of the assembled messages
 	cpt       float64
+	// extends says the request begins with the session's last one whole:
+	// the model's cache holds all of that (false on a window move).
+	extends bool
 }
 
 // Assemble builds exactly the context a turn would send for message, without
@@ -264,7 +273,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
 		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message,
-		Summary: compacted, SummarySource: compactedSource,
+		Summary: compacted, SummarySource: compactedSource, ReserveSummary: c.compacting,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
 	if t.assembled, err = assemble(in); err != nil {
@@ -278,6 +287,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 			return nil, err
 		}
 		t.assembled.PrefixReuse = sharedPrefix(last, t.request)
+		t.extends = t.assembled.PrefixReuse == len(last)
 	}
 	return t, nil
 }
@@ -460,7 +470,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	if c.Memory != nil && (logged || len(res.ToolCalls) > 0) {
 		c.Memory.Wrote()
 	}
-	if c.AutoCompact && windowCut(t.assembled) {
+	if c.AutoCompact && !t.extends && windowCut(t.assembled) {
 		c.autoCompact(store, s)
 	}
 	return res, nil

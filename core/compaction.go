@@ -65,7 +65,9 @@ func (c *Chat) Compact(ctx context.Context, s *Session, model distill.Model, pro
 	if err != nil {
 		return nil, err
 	}
+	c.compacting = true
 	t, err := c.prepare(ctx, s, "")
+	c.compacting = false
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +96,7 @@ func (c *Chat) Compact(ctx context.Context, s *Session, model distill.Model, pro
 	res, err := compact.Run(ctx, compact.Options{
 		Home: c.WS.Home, Mark: turnHeadingMark + s.Name, Since: s.CreatedAt.In(loc).Format("2006-01-02"),
 		Turns: turns, Previous: prev, Model: model, NumCtx: c.NumCtx,
-		CharsPerToken: t.cpt, MaxChars: int(float64(c.NumCtx-c.reserve()) * summaryShare * t.cpt),
+		CharsPerToken: t.cpt, MaxChars: int(float64(t.assembled.SummaryRoom) * t.cpt),
 		Progress: progress, Now: c.Now,
 	})
 	if err != nil {
@@ -118,8 +120,16 @@ func windowCut(a *Assembled) bool {
 
 // autoCompact compacts after a turn, once the reply is stored and shown;
 // what it did, or why it could not, is a note: the turn itself succeeded.
+// Turn calls it only for a turn whose window moved (its request did not
+// extend the last one): the window moves in blocks, so a compaction runs
+// once a block, when the model's cache was lost anyway, and a model that
+// cannot summarise is not asked again every turn.
 func (c *Chat) autoCompact(ctx context.Context, s *Session) {
-	res, err := c.Compact(ctx, s, DistillModel{Model: c.Model, Name: c.ModelName}, nil)
+	model := c.CompactModel
+	if model == nil {
+		model = DistillModel{Model: c.Model, Name: c.ModelName}
+	}
+	res, err := c.Compact(ctx, s, model, nil)
 	switch {
 	case errors.Is(err, compact.ErrNothing):
 	case err != nil:

@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,7 +58,7 @@ func TestCompactSummarisesWhatTheWindowDropped(t *testing.T) {
 	ctx := context.Background()
 	f := newChatFixture(t, true)
 	f.chat.Sessions = NewSessions(f.ws.State, f.chat.Now) // the session's day is the logs' day
-	f.chat.NumCtx = 3072
+	f.chat.NumCtx = 4096
 	f.srv.Default(ollamatest.Text("Noted, with a long enough answer to fill the window a little faster than a short one would, and then some more words about trips, gardens, books and cars."))
 	s := f.session("gym")
 	turn := func(msg string) {
@@ -117,6 +114,12 @@ func TestCompactSummarisesWhatTheWindowDropped(t *testing.T) {
 		t.Fatalf("summary lacks the cited fact:\n%s", res.Text)
 	}
 
+	// The window the summary opens is the one it summarised: compacting
+	// again at once has nothing to do.
+	if _, err := f.chat.Compact(ctx, s, m, nil); !errors.Is(err, compact.ErrNothing) {
+		t.Errorf("second compaction: err = %v, want ErrNothing", err)
+	}
+
 	// The summary opens the window, as a user message (never a system one),
 	// and stays byte-identical from turn to turn.
 	turn("and what about the roses?")
@@ -138,10 +141,6 @@ func TestCompactSummarisesWhatTheWindowDropped(t *testing.T) {
 		t.Errorf("layer 3 = %+v, want the summary", asm.Layers[3])
 	}
 
-	// Nothing more was dropped: a second compaction has nothing to do.
-	if _, err := f.chat.Compact(ctx, s, m, nil); !errors.Is(err, compact.ErrNothing) {
-		t.Errorf("second compaction: err = %v, want ErrNothing", err)
-	}
 }
 
 // A reply with no valid line stores nothing; neither does a session with
@@ -182,48 +181,67 @@ func (fn distillFunc) Generate(_ context.Context, req distill.Request) (distill.
 	return distill.Reply{Content: fn(req)}, nil
 }
 
-// With AutoCompact (off by default) a turn whose window dropped turns is
-// followed by a compaction through the same model.
-func TestAutoCompactAfterAWindowCut(t *testing.T) {
+// With AutoCompact (off by default) a turn whose window moved is followed
+// by a compaction; the turns between two moves run none.
+func TestAutoCompactWhenTheWindowMoves(t *testing.T) {
 	ctx := context.Background()
 	f := newChatFixture(t, true)
 	f.chat.Sessions = NewSessions(f.ws.State, f.chat.Now)
-	f.chat.NumCtx = 3072
+	f.chat.NumCtx = 4096
 	f.srv.Default(ollamatest.Text("Noted, with a long enough answer to fill the window a little faster than a short one would, and then some more words about trips, gardens, books and cars."))
 	s := f.session("auto")
-	msgs := []string{"my gym locker code is 4417, locker 38 at the Vila Nova gym"}
-	for i := 0; i < 30; i++ {
-		msgs = append(msgs, fmt.Sprintf("turn %d: the garden, the tulips by the blue door and the compost heap number %d", i, i))
-	}
-	for _, m := range msgs {
-		if _, err := f.chat.Turn(ctx, s, m, nil); err != nil {
+	turn := func(msg string) *TurnResult {
+		t.Helper()
+		res, err := f.chat.Turn(ctx, s, msg, nil)
+		if err != nil {
 			t.Fatal(err)
 		}
+		return res
 	}
-	for _, r := range f.srv.Requests() {
-		if r.Format != nil {
-			t.Fatal("a compaction ran with AutoCompact off")
+	turn("my gym locker code is 4417, locker 38 at the Vila Nova gym")
+	for i := 0; i < 30; i++ {
+		turn(fmt.Sprintf("turn %d: the garden, the tulips by the blue door and the compost heap number %d", i, i))
+	}
+	if _, ok, _ := compact.Load(ctx, f.ws.State, s.ID); ok {
+		t.Fatal("a compaction ran with AutoCompact off")
+	}
+	m := &citingModel{}
+	f.chat.AutoCompact, f.chat.CompactModel = true, m
+	dropped := func(res *TurnResult) int {
+		for _, l := range res.Layers {
+			if l.Name == LayerHistory {
+				return l.Dropped
+			}
+		}
+		return 0
+	}
+	compacted, moves, prev := 0, 0, -1
+	for i := 30; i < 90; i++ {
+		res := turn(fmt.Sprintf("turn %d: the garden, the tulips by the blue door and the compost heap number %d", i, i))
+		moved := prev >= 0 && dropped(res) != prev
+		prev = dropped(res)
+		if moved {
+			moves++
+		}
+		for _, n := range res.Notices {
+			if !strings.HasPrefix(n, "auto-compaction: ") {
+				continue
+			}
+			compacted++
+			if !moved {
+				t.Errorf("turn %d: a compaction though the window did not move: %s", i, n)
+			}
 		}
 	}
-	log, err := os.ReadFile(filepath.Join(f.home, "logs", "2026-11-22.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := slices.IndexFunc(strings.Split(string(log), "\n"), func(l string) bool { return strings.HasPrefix(l, "**User:** my gym") }) + 1
-	f.chat.AutoCompact = true
-	f.srv.Script(ollamatest.Text("ok"), ollamatest.Text(fmt.Sprintf(
-		`{"items":[{"text":"The gym locker code is 4417 (locker 38, Vila Nova gym).","source":"logs/2026-11-22.md:%d","quote":"locker code is 4417"}]}`, line)))
-	res, err := f.chat.Turn(ctx, s, "one more", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(res.Notices, func(n string) bool {
-		return strings.HasPrefix(n, "auto-compaction: ") && strings.Contains(n, "summarised in 1 lines")
-	}) {
-		t.Errorf("notices %q: no auto-compaction", res.Notices)
+	if compacted == 0 || len(m.prompts) < compacted || compacted > moves || moves > 30 {
+		t.Errorf("%d compactions (%d model calls), %d window moves in 60 turns", compacted, len(m.prompts), moves)
 	}
 	sum, ok, err := compact.Load(ctx, f.ws.State, s.ID)
 	if err != nil || !ok || !strings.Contains(sum.Text(), "4417") {
 		t.Fatalf("no summary stored (ok %v, err %v): %q", ok, err, sum.Text())
+	}
+	reqs := f.srv.Requests()
+	if last := reqs[len(reqs)-1]; !strings.Contains(last.Messages[3].Content, "4417") {
+		t.Errorf("the last request does not open with the summary: %q", clipTest(last.Messages[3].Content))
 	}
 }

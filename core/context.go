@@ -63,6 +63,9 @@ type Assembled struct {
 	// carries (math.MaxInt64 when it carries none): what comes before it
 	// was dropped, and is what a compaction summarises.
 	WindowStart int64 `json:"-"`
+	// SummaryRoom is the room, in tokens, a compaction summary has at the
+	// start of the window: a compaction keeps the summary within it.
+	SummaryRoom int `json:"-"`
 }
 
 // IdentitySize is the identity section (the end of the system layer, from
@@ -135,13 +138,16 @@ type assemblyInput struct {
 	// SummarySource names it for the layer.
 	Summary       string
 	SummarySource string
-	Note          string // this turn's runtime note (the time), sent with the message
-	Message       string
-	Placement     string // PlacementExchange (default when empty) or PlacementLayer
-	NumCtx        int
-	ModelCtx      int // the model's own context length, 0 when unknown
-	Reserve       int
-	CharsPerToken float64
+	// ReserveSummary keeps the summary's room even without one: the window
+	// a compaction summarises is the one its summary will open.
+	ReserveSummary bool
+	Note           string // this turn's runtime note (the time), sent with the message
+	Message        string
+	Placement      string // PlacementExchange (default when empty) or PlacementLayer
+	NumCtx         int
+	ModelCtx       int // the model's own context length, 0 when unknown
+	Reserve        int
+	CharsPerToken  float64
 }
 
 // Recall may use at most this share of what the fixed layers leave, so a
@@ -239,11 +245,16 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	histBudget := avail - recallCap - msgTokens - noteTokens
 	blockChars := int(float64(avail-recallCap) / 2 * blockRatio(est.charsPerToken))
 	// A compaction summary opens the window and takes its room from the
-	// history's; one that no longer fits (a smaller num_ctx) is left out.
+	// history's: a fixed share, whatever the summary's size within it, so
+	// that a compaction that adds lines does not itself move the window
+	// (and so cause the next one). One that no longer fits (a smaller
+	// num_ctx) is left out.
+	a.SummaryRoom = int(float64(avail) * summaryShare)
 	withSummary := in.Summary != "" && summaryLayer.Tokens <= histBudget
-	if withSummary {
-		histBudget -= summaryLayer.Tokens
-	} else if in.Summary != "" {
+	if withSummary || in.ReserveSummary {
+		histBudget -= max(summaryLayer.Tokens, a.SummaryRoom)
+	}
+	if !withSummary && in.Summary != "" {
 		a.Cuts = append(a.Cuts, fmt.Sprintf("summary: left out, ~%d tokens do not fit the history's ~%d", summaryLayer.Tokens, histBudget))
 		summaryLayer.Tokens = 0
 	}
