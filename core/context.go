@@ -44,8 +44,9 @@ type Assembled struct {
 	Messages      []Message `json:"messages"`
 	// Placement is where recall goes: PlacementExchange or PlacementLayer.
 	Placement string `json:"recall_placement"`
-	// Context is the turn's context message (time and recall), stored with
-	// the user's message so later requests replay it.
+	// Context is the turn's context (time and recall): sent at the top of
+	// the user's message and stored with it (its own column, apart from the
+	// user's words) so later requests replay the same bytes.
 	Context string `json:"-"`
 	// PrefixReuse is how many bytes of this request's messages the previous
 	// request of the session began with too (what the model can keep
@@ -93,13 +94,18 @@ func (r Recalled) Citation() string {
 // Recall placements: where the recalled memory for a message goes.
 const (
 	// PlacementExchange (the default) sends a message's recall, with the
-	// turn's time, as a system message just before it and stores both with
-	// the exchange, so every later request replays the same bytes and the
-	// whole conversation stays a prefix the model can keep cached.
+	// turn's time, at the top of the user message itself and stores both
+	// with the exchange, so every later request replays the same bytes and
+	// the whole conversation stays a prefix the model can keep cached. Never
+	// a system message: Ollama joins every system message into the
+	// template's .System, which llama3.x and qwen2.x print once at the very
+	// top, so a context message anywhere would change the request's first
+	// block every turn (docs/decisions.md, the request layout).
 	PlacementExchange = "exchange"
 	// PlacementLayer is the literal layer order of the design: the new
-	// message's recall as one layer before all history. Past exchanges'
-	// recall is not replayed; the prefix breaks at the history each turn.
+	// message's recall as one layer (a user-role message, for the same
+	// reason) before all history. Past exchanges' recall is not replayed;
+	// the prefix breaks at the history each turn.
 	PlacementLayer = "layer"
 )
 
@@ -227,25 +233,24 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	histBudget := avail - recallCap - msgTokens - noteTokens
 	blockChars := int(float64(avail-recallCap) / 2 * blockRatio(est.charsPerToken))
 
-	history, histLayer := fitHistory(est, in.History, histBudget, blockChars, in.SessionName, placement)
+	history, carried, histLayer := fitHistory(est, in.History, histBudget, blockChars, in.SessionName, placement)
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens // at least recallCap
-	recalled, kept, memLayer := fitRecall(est, in.Recalled, history, recallBudget)
+	recalled, kept, memLayer := fitRecall(est, in.Recalled, carried, recallBudget)
 	a.Recalled = kept
 	a.Context = turnContext(in.Note, recalled)
-	ctxMsg := Message{Role: "system", Content: a.Context}
-	memLayer.Tokens = est.message(ctxMsg)
+	memLayer.Tokens = est.message(Message{Content: a.Context})
 	memLayer.Chars = len(a.Context)
 
 	a.Layers = append(a.Layers, fixed[0].layer, fixed[1].layer, fixed[2].layer)
 	a.Messages = append(a.Messages, system, soulMsg, profileMsg)
 	if placement == PlacementLayer {
 		a.Layers = append(a.Layers, memLayer, histLayer)
-		a.Messages = append(a.Messages, ctxMsg)
+		a.Messages = append(a.Messages, Message{Role: "user", Content: a.Context})
 		a.Messages = append(a.Messages, history...)
 	} else {
 		a.Layers = append(a.Layers, histLayer, memLayer)
 		a.Messages = append(a.Messages, history...)
-		a.Messages = append(a.Messages, ctxMsg)
+		userMsg.Content = withContext(a.Context, in.Message)
 	}
 	a.Layers = append(a.Layers, Layer{Name: LayerMessage, Source: "user", Tokens: msgTokens, Chars: len(in.Message)})
 	a.Messages = append(a.Messages, userMsg)
@@ -258,9 +263,9 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	return a, nil
 }
 
-// turnContext is the system message sent just before a new message (and
-// stored with it): the time it was sent, then its recalled memory. Short,
-// since every exchange in the window carries one.
+// turnContext is what a new message is sent with (and stored with): the
+// time it was sent, then its recalled memory. Short, since every exchange
+// in the window carries one.
 func turnContext(note, recalled string) string {
 	if recalled == "" {
 		return note
@@ -268,16 +273,35 @@ func turnContext(note, recalled string) string {
 	return note + "\n\n" + recalled
 }
 
+// withContext is a user's message as sent with the exchange placement:
+// its context (the bracketed time, then the fenced recall) at the top, a
+// blank line, then the user's own words. The two are stored apart and
+// joined here, the same way for the new message and every replayed one,
+// so a message is the same bytes in every later request. A message stored
+// before this layout (its context then a system message of its own) is
+// replayed the same way: the columns are unchanged, only the join is new,
+// so an old session costs one uncached turn and is a prefix again after.
+func withContext(context, words string) string {
+	if context == "" {
+		return words
+	}
+	return strings.TrimRight(context, "\n") + "\n\n" + words
+}
+
 // exchange is one user message with what goes with it in the window: its
-// stored context and the replies that followed.
+// stored context and the replies that followed. msgs is what is sent;
+// carried the same with each context apart from the words it precedes
+// (a system-role entry before its user message), for recall to see what
+// the window already holds.
 type exchange struct {
-	msgs  []Message
-	chars int
+	msgs    []Message
+	carried []Message
+	chars   int
 }
 
 // exchanges groups a session's transcript for the window. Tool traffic is
 // left out (its effect is in the replies); with the exchange placement
-// each message's stored context precedes it again, byte for byte.
+// each message's stored context is at its top again, byte for byte.
 func exchanges(stored []StoredMessage, placement string) []exchange {
 	var out []exchange
 	for _, m := range stored {
@@ -285,12 +309,12 @@ func exchanges(stored []StoredMessage, placement string) []exchange {
 		switch {
 		case m.Role == "user":
 			out = append(out, exchange{})
-			if m.Context != "" && placement == PlacementExchange {
-				ctx := Message{Role: "system", Content: m.Context}
-				out[len(out)-1].msgs = append(out[len(out)-1].msgs, ctx)
-				out[len(out)-1].chars += len(ctx.Content)
-			}
 			msg = Message{Role: "user", Content: m.Content}
+			if m.Context != "" && placement == PlacementExchange {
+				e := &out[len(out)-1]
+				e.carried = append(e.carried, Message{Role: "system", Content: m.Context})
+				msg.Content = withContext(m.Context, m.Content)
+			}
 		case m.Role == "assistant" && m.Content != "" && len(out) > 0:
 			msg = Message{Role: "assistant", Content: m.Content + statusMark(m.Status)}
 		default:
@@ -298,6 +322,7 @@ func exchanges(stored []StoredMessage, placement string) []exchange {
 		}
 		e := &out[len(out)-1]
 		e.msgs = append(e.msgs, msg)
+		e.carried = append(e.carried, Message{Role: msg.Role, Content: m.Content})
 		e.chars += len(msg.Content)
 	}
 	return out
@@ -324,7 +349,10 @@ func statusMark(status string) string {
 // If not even the last block fits (exchanges large against the budget),
 // the same is tried with blocks of half the size, and so on: those
 // boundaries include the coarser ones, so the window still moves in steps.
-func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, session, placement string) ([]Message, Layer) {
+//
+// It returns the messages as sent and, for recall, what they carry (see
+// exchange).
+func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, session, placement string) ([]Message, []Message, Layer) {
 	layer := Layer{Name: LayerHistory, Source: "session " + session}
 	if session == "" {
 		layer.Source = "new session"
@@ -348,7 +376,7 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 			before += ex[i].chars
 		}
 	}
-	var kept []Message
+	var kept, carried []Message
 	total, dropped := 0, 0
 	for i, e := range ex {
 		total += len(e.msgs)
@@ -357,6 +385,7 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 			continue
 		}
 		kept = append(kept, e.msgs...)
+		carried = append(carried, e.carried...)
 	}
 	layer.Tokens = tokens[start]
 	layer.Items = len(kept)
@@ -367,7 +396,7 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 	if dropped > 0 {
 		layer.Truncated = fmt.Sprintf("dropped the %d oldest of %d messages to fit (the window moves in blocks)", dropped, total)
 	}
-	return kept, layer
+	return kept, carried, layer
 }
 
 // recallHeader opens a turn's recalled passages; the rules for them are in

@@ -56,7 +56,9 @@ func (a *app) promptCommand() *cli.Command {
 const promptAskTimeout = 3 * time.Second
 
 // printAssembled shows each message under a header naming its layer, source
-// and size, then the totals — the same messages chat sends, in order.
+// and size, then the totals — the same messages chat sends, in order. With
+// the exchange placement the memory layer is the top of the user's message,
+// so it is shown there, under the message's header.
 func (a *app) printAssembled(asm *core.Assembled) {
 	out := a.io.Out
 	mi := 0
@@ -67,8 +69,12 @@ func (a *app) printAssembled(asm *core.Assembled) {
 		}
 		fmt.Fprintln(out, a.ansi("1;36", header))
 		n := 1
-		if l.Name == core.LayerHistory {
+		switch {
+		case l.Name == core.LayerHistory:
 			n = l.Items
+		case l.Name == core.LayerMemory && asm.Placement == core.PlacementExchange:
+			n = 0
+			fmt.Fprintln(out, "(at the top of the user's message, below)")
 		}
 		for i := 0; i < n && mi < len(asm.Messages); i++ {
 			m := asm.Messages[mi]
