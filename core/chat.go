@@ -427,7 +427,10 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 			c.notify(fmt.Sprintf("the model asked for %d tool call(s) after its last allowed round (%s); they were not run",
 				len(reply.ToolCalls), toolCallNames(reply.ToolCalls)))
 			if strings.TrimSpace(reply.Content) == "" && round == maxToolRounds {
-				msgs = append(msgs, Message{Role: "system", Content: "No more tools can run in this turn. Answer the user now, in words, with what you have."})
+				// A user-role note, not a system message: a system message
+				// anywhere would be printed at the top of the prompt by
+				// llama3.x and qwen2.x and the whole request evaluated again.
+				msgs = append(msgs, Message{Role: "user", Content: noMoreToolsNote})
 				continue
 			}
 			if strings.TrimSpace(reply.Content) == "" {
@@ -490,6 +493,10 @@ func (c *Chat) calibrate(ctx context.Context, t *turn, promptEvalCount int) {
 		}
 	}
 }
+
+// noMoreToolsNote asks a model that wants yet more tools to answer; it is
+// the program speaking, and says so.
+const noMoreToolsNote = "[from the agent program, not the user] No more tools can run in this turn. Answer the user now, in words, with what you have."
 
 func toolCallNames(calls []ToolCall) string {
 	names := make([]string, len(calls))

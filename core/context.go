@@ -46,8 +46,9 @@ type Assembled struct {
 	Messages      []Message `json:"messages"`
 	// Placement is where recall goes: PlacementExchange or PlacementLayer.
 	Placement string `json:"recall_placement"`
-	// Context is the turn's context message (time and recall), stored with
-	// the user's message so later requests replay it.
+	// Context is the turn's context (time and recall): sent at the top of
+	// the user's message and stored with it (its own column, apart from the
+	// user's words) so later requests replay the same bytes.
 	Context string `json:"-"`
 	// PrefixReuse is how many bytes of this request's messages the previous
 	// request of the session began with too (what the model can keep
@@ -102,13 +103,18 @@ func (r Recalled) Citation() string {
 // Recall placements: where the recalled memory for a message goes.
 const (
 	// PlacementExchange (the default) sends a message's recall, with the
-	// turn's time, as a system message just before it and stores both with
-	// the exchange, so every later request replays the same bytes and the
-	// whole conversation stays a prefix the model can keep cached.
+	// turn's time, at the top of the user message itself and stores both
+	// with the exchange, so every later request replays the same bytes and
+	// the whole conversation stays a prefix the model can keep cached. Never
+	// a system message: Ollama joins every system message into the
+	// template's .System, which llama3.x and qwen2.x print once at the very
+	// top, so a context message anywhere would change the request's first
+	// block every turn (docs/decisions.md, the request layout).
 	PlacementExchange = "exchange"
 	// PlacementLayer is the literal layer order of the design: the new
-	// message's recall as one layer before all history. Past exchanges'
-	// recall is not replayed; the prefix breaks at the history each turn.
+	// message's recall as one layer (a user-role message, for the same
+	// reason) before all history. Past exchanges' recall is not replayed;
+	// the prefix breaks at the history each turn.
 	PlacementLayer = "layer"
 )
 
@@ -265,8 +271,7 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	recalled, kept, memLayer := fitRecall(est, in.Recalled, carried(in.History, windowStart, placement), in.SessionName, recallBudget)
 	a.Recalled = kept
 	a.Context = turnContext(in.Note, recalled)
-	ctxMsg := Message{Role: "system", Content: a.Context}
-	memLayer.Tokens = est.message(ctxMsg)
+	memLayer.Tokens = est.message(Message{Content: a.Context})
 	memLayer.Chars = len(a.Context)
 
 	a.Layers = append(a.Layers, fixed[0].layer, fixed[1].layer, fixed[2].layer)
@@ -277,12 +282,12 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	}
 	if placement == PlacementLayer {
 		a.Layers = append(a.Layers, memLayer, histLayer)
-		a.Messages = append(a.Messages, ctxMsg)
+		a.Messages = append(a.Messages, Message{Role: "user", Content: a.Context})
 		a.Messages = append(a.Messages, history...)
 	} else {
 		a.Layers = append(a.Layers, histLayer, memLayer)
 		a.Messages = append(a.Messages, history...)
-		a.Messages = append(a.Messages, ctxMsg)
+		userMsg.Content = withContext(a.Context, in.Message)
 	}
 	a.Layers = append(a.Layers, Layer{Name: LayerMessage, Source: "user", Tokens: msgTokens, Chars: len(in.Message)})
 	a.Messages = append(a.Messages, userMsg)
@@ -295,9 +300,9 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	return a, nil
 }
 
-// turnContext is the system message sent just before a new message (and
-// stored with it): the time it was sent, then its recalled memory. Short,
-// since every exchange in the window carries one.
+// turnContext is what a new message is sent with (and stored with): the
+// time it was sent, then its recalled memory. Short, since every exchange
+// in the window carries one.
 func turnContext(note, recalled string) string {
 	if recalled == "" {
 		return note
@@ -305,8 +310,24 @@ func turnContext(note, recalled string) string {
 	return note + "\n\n" + recalled
 }
 
+// withContext is a user's message as sent with the exchange placement:
+// its context (the bracketed time, then the fenced recall) at the top, a
+// blank line, then the user's own words. The two are stored apart and
+// joined here, the same way for the new message and every replayed one,
+// so a message is the same bytes in every later request. A message stored
+// before this layout (its context then a system message of its own) is
+// replayed the same way: the columns are unchanged, only the join is new,
+// so an old session costs one uncached turn and is a prefix again after.
+func withContext(context, words string) string {
+	if context == "" {
+		return words
+	}
+	return strings.TrimRight(context, "\n") + "\n\n" + words
+}
+
 // exchange is one user message with what goes with it in the window: its
-// stored context and the replies that followed.
+// stored context and the replies that followed. (Recall sees what the
+// window holds from the stored messages themselves: carried.)
 type exchange struct {
 	id    int64 // the user's message, as stored
 	msgs  []Message
@@ -315,7 +336,7 @@ type exchange struct {
 
 // exchanges groups a session's transcript for the window. Tool traffic is
 // left out (its effect is in the replies); with the exchange placement
-// each message's stored context precedes it again, byte for byte.
+// each message's stored context is at its top again, byte for byte.
 func exchanges(stored []StoredMessage, placement string) []exchange {
 	var out []exchange
 	for _, m := range stored {
@@ -323,12 +344,10 @@ func exchanges(stored []StoredMessage, placement string) []exchange {
 		switch {
 		case m.Role == "user":
 			out = append(out, exchange{id: m.ID})
-			if m.Context != "" && placement == PlacementExchange {
-				ctx := Message{Role: "system", Content: m.Context}
-				out[len(out)-1].msgs = append(out[len(out)-1].msgs, ctx)
-				out[len(out)-1].chars += len(ctx.Content)
-			}
 			msg = Message{Role: "user", Content: m.Content}
+			if m.Context != "" && placement == PlacementExchange {
+				msg.Content = withContext(m.Context, m.Content)
+			}
 		case m.Role == "assistant" && m.Content != "" && len(out) > 0:
 			msg = Message{Role: "assistant", Content: m.Content + statusMark(m.Status)}
 		default:

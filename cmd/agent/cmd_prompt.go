@@ -56,9 +56,11 @@ func (a *app) promptCommand() *cli.Command {
 const promptAskTimeout = 3 * time.Second
 
 // printAssembled shows each message under a header naming its layer, source
-// and size, then the totals — the same messages chat sends, in order. Without
-// bodies only the headers and totals are printed: how full the context is
-// and what was cut (the REPL's /context).
+// and size, then the totals — the same messages chat sends, in order. With
+// the exchange placement the memory layer is the top of the user's message,
+// so it is shown there, under the message's header. Without bodies only the
+// headers and totals are printed: how full the context is and what was cut
+// (the REPL's /context).
 func (a *app) printAssembled(asm *core.Assembled, bodies bool) {
 	out := a.io.Out
 	mi := 0
@@ -72,8 +74,12 @@ func (a *app) printAssembled(asm *core.Assembled, bodies bool) {
 			continue
 		}
 		n := 1
-		if l.Name == core.LayerHistory {
+		switch {
+		case l.Name == core.LayerHistory:
 			n = l.Items
+		case l.Name == core.LayerMemory && asm.Placement == core.PlacementExchange:
+			n = 0
+			fmt.Fprintln(out, "(at the top of the user's message, below)")
 		}
 		for i := 0; i < n && mi < len(asm.Messages); i++ {
 			m := asm.Messages[mi]
