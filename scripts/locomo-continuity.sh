@@ -124,7 +124,7 @@ for conv in convs:
             out = subprocess.run([bin, "prompt", "-q", "--json"] + flags + [q["question"]], env=env,
                                  check=True, capture_output=True, text=True).stdout
             asm = json.loads(out)
-            body = norm("\n".join(m["content"] for m in asm["messages"][:-1]))
+            body = norm("\n".join(m["content"] for m in asm["messages"]))  # the question holds no evidence line
             got = all(texts[i] in body for i in ids)
             rows.append((q["category"], mode, got, asm["tokens"]))
         asked += 1
