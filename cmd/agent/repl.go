@@ -223,21 +223,15 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 		return true, nil
 	case "/help":
 		fmt.Fprint(a.io.Err, replHelp)
-	case "/prompt":
+	case "/prompt", "/context":
+		if name == "/context" && arg != "" {
+			return false, usagef("/context takes no argument (/prompt TEXT shows a message's context)")
+		}
 		asm, err := s.chat.Assemble(ctx, &s.session, arg)
 		if err != nil {
 			return false, err
 		}
-		a.printAssembled(asm, true)
-	case "/context":
-		if arg != "" {
-			return false, usagef("/context takes no argument (/prompt TEXT shows a message's context)")
-		}
-		asm, err := s.chat.Assemble(ctx, &s.session, "")
-		if err != nil {
-			return false, err
-		}
-		a.printAssembled(asm, false)
+		a.printAssembled(asm, name == "/prompt")
 	case "/compact":
 		if arg != "" {
 			return false, usagef("/compact takes no argument")
