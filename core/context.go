@@ -58,6 +58,19 @@ type Assembled struct {
 	Recalled []Recalled `json:"recalled"`
 	// Identity is the identity section's size against its budget.
 	Identity IdentitySize `json:"identity"`
+	// Tools is the tool list sent with the request, by size.
+	Tools ToolsSize `json:"tools"`
+}
+
+// ToolsSize is the tool list a request carries: how many tools and how
+// many characters of JSON (ToolsChars), built-in and from integrations.
+// A llama3.x template prints the whole list in the last user message, so
+// it is evaluated again every turn.
+type ToolsSize struct {
+	Builtin      int `json:"builtin"`
+	BuiltinChars int `json:"builtin_chars"`
+	MCP          int `json:"mcp"`
+	MCPChars     int `json:"mcp_chars"`
 }
 
 // IdentitySize is the identity section (the end of the system layer, from
