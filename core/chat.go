@@ -208,9 +208,11 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		c.notify(w)
 	}
 
+	// Only the session's tail: no window can hold more than NumCtx tokens,
+	// at most maxCharsPerToken characters each.
 	var history []StoredMessage
 	if s.ID != 0 {
-		if history, err = c.Sessions.Messages(ctx, *s); err != nil {
+		if history, err = c.Sessions.Tail(ctx, *s, c.NumCtx*maxCharsPerToken); err != nil {
 			return nil, err
 		}
 	}

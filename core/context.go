@@ -309,19 +309,32 @@ func withContext(context, words string) string {
 type exchange struct {
 	msgs    []Message
 	carried []Message
-	chars   int
+	// before is where the exchange begins in the session: the
+	// transcriptChars of everything before it; msgsBefore how many carried
+	// messages come before it.
+	before, msgsBefore int64
 }
 
 // exchanges groups a session's transcript for the window. Tool traffic is
 // left out (its effect is in the replies); with the exchange placement
 // each message's stored context is at its top again, byte for byte.
-func exchanges(stored []StoredMessage, placement string) []exchange {
-	var out []exchange
+// stored may be a session's tail (Sessions.Tail): positions count on from
+// its first message's CharsBefore.
+func exchanges(stored []StoredMessage, placement string) (out []exchange, msgs int64) {
+	var at int64
+	if len(stored) > 0 {
+		at, msgs = stored[0].CharsBefore, stored[0].MsgsBefore
+	}
 	for _, m := range stored {
+		before, msgsBefore := at, msgs
+		at += transcriptChars(m)
+		if carried(m) {
+			msgs++
+		}
 		var msg Message
 		switch {
 		case m.Role == "user":
-			out = append(out, exchange{})
+			out = append(out, exchange{before: before, msgsBefore: msgsBefore})
 			msg = Message{Role: "user", Content: m.Content}
 			if m.Context != "" && placement == PlacementExchange {
 				e := &out[len(out)-1]
@@ -336,9 +349,8 @@ func exchanges(stored []StoredMessage, placement string) []exchange {
 		e := &out[len(out)-1]
 		e.msgs = append(e.msgs, msg)
 		e.carried = append(e.carried, Message{Role: msg.Role, Content: m.Content})
-		e.chars += len(msg.Content)
 	}
-	return out
+	return out, msgs
 }
 
 // statusMark tells the model a reply it reads back did not finish.
@@ -355,8 +367,12 @@ func statusMark(status string) string {
 // fitHistory keeps the most recent exchanges that fit, whole. The window
 // does not slide one exchange per turn: the transcript is divided, from its
 // start, into blocks of about blockChars (a block begins at the first
-// exchange past each multiple of blockChars), and the window begins at the
-// earliest block from which everything fits. Block boundaries depend only
+// exchange past each multiple of blockChars of the session's transcript,
+// counted by transcriptChars), and the window begins at the earliest block
+// from which everything fits. stored may be only the session's tail: an
+// exchange is known to begin a block only when the one before it is there
+// too (or it is the session's first), and Tail returns one exchange more
+// than any window can hold. Block boundaries depend only
 // on earlier exchanges, so the window's start stays put for many turns and
 // then jumps a whole block; between jumps each request extends the last.
 // If not even the last block fits (exchanges large against the budget),
@@ -370,7 +386,7 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 	if session == "" {
 		layer.Source = "new session"
 	}
-	ex := exchanges(stored, placement)
+	ex, total := exchanges(stored, placement)
 	tokens := make([]int, len(ex)+1) // tokens[i]: exchanges i.. to the end
 	for i := len(ex) - 1; i >= 0; i-- {
 		tokens[i] = tokens[i+1]
@@ -379,30 +395,28 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 		}
 	}
 	start := len(ex) // nothing fits: an empty window
-	for size := max(blockChars, 1); size >= 1 && start == len(ex); size /= 2 {
-		before := 0 // characters of the exchanges before i
+	for size := int64(max(blockChars, 1)); size >= 1 && start == len(ex); size /= 2 {
 		for i := range ex {
-			if (i == 0 || before/size > (before-ex[i-1].chars)/size) && tokens[i] <= budget {
+			first := i == 0 && ex[i].before == 0
+			if (first || i > 0 && ex[i].before/size > ex[i-1].before/size) && tokens[i] <= budget {
 				start = i
 				break
 			}
-			before += ex[i].chars
 		}
 	}
+	// What was dropped counts the whole session, not only the tail read.
 	var kept, carried []Message
-	total, dropped := 0, 0
-	for i, e := range ex {
-		total += len(e.msgs)
-		if i < start {
-			dropped += len(e.msgs)
-			continue
-		}
+	dropped := total
+	for _, e := range ex[start:] {
 		kept = append(kept, e.msgs...)
 		carried = append(carried, e.carried...)
 	}
+	if start < len(ex) {
+		dropped = ex[start].msgsBefore
+	}
 	layer.Tokens = tokens[start]
 	layer.Items = len(kept)
-	layer.Dropped = dropped
+	layer.Dropped = int(dropped)
 	for _, m := range kept {
 		layer.Chars += len(m.Content)
 	}
