@@ -202,9 +202,10 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	}
 	t := &turn{session: s, agentName: get("agent.name")}
 	t.bootstrap = t.agentName == "" || get("user.name") == ""
-	t.tools = append(toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)...)
+	builtin, integrations := toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)
+	t.tools = append(builtin, integrations...)
 	if c.NoTools {
-		t.tools = nil
+		t.tools, builtin, integrations = nil, nil, nil
 	}
 
 	loc, zone := c.zone(get("user.timezone"))
@@ -218,9 +219,11 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		c.notify(w)
 	}
 
+	// Only the session's tail: no window can hold more than NumCtx tokens,
+	// at most maxCharsPerToken characters each.
 	var history []StoredMessage
 	if s.ID != 0 {
-		if history, err = c.Sessions.Messages(ctx, *s); err != nil {
+		if history, err = c.Sessions.Tail(ctx, *s, c.NumCtx*maxCharsPerToken); err != nil {
 			return nil, err
 		}
 	}
@@ -279,6 +282,8 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	if t.assembled, err = assemble(in); err != nil {
 		return nil, err
 	}
+	t.assembled.Tools = ToolsSize{Builtin: len(builtin), BuiltinChars: ToolsChars(toolSpecs(builtin)),
+		MCP: len(integrations), MCPChars: ToolsChars(toolSpecs(integrations))}
 	t.request = requestText(t.assembled.Messages)
 	t.assembled.RequestBytes = len(t.request)
 	if s.ID != 0 {

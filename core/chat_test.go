@@ -147,8 +147,8 @@ func TestTurnSendsLayersInOrderWithOptions(t *testing.T) {
 	if !strings.Contains(m[0].Content, "You are Atlas, the personal assistant of Igor") {
 		t.Error("runtime section missing from the system message")
 	}
-	if len(req.Tools) != 11 {
-		t.Errorf("%d tools offered, want 11", len(req.Tools))
+	if len(req.Tools) != 10 {
+		t.Errorf("%d tools offered, want 10", len(req.Tools))
 	}
 	// Stored: the user's message (its words and its context apart), then
 	// the reply; logged to today's log.

@@ -67,6 +67,19 @@ type Assembled struct {
 	// SummaryRoom is the room, in tokens, a compaction summary has at the
 	// start of the window: a compaction keeps the summary within it.
 	SummaryRoom int `json:"-"`
+	// Tools is the tool list sent with the request, by size.
+	Tools ToolsSize `json:"tools"`
+}
+
+// ToolsSize is the tool list a request carries: how many tools and how
+// many characters of JSON (ToolsChars), built-in and from integrations.
+// A llama3.x template prints the whole list in the last user message, so
+// it is evaluated again every turn.
+type ToolsSize struct {
+	Builtin      int `json:"builtin"`
+	BuiltinChars int `json:"builtin_chars"`
+	MCP          int `json:"mcp"`
+	MCPChars     int `json:"mcp_chars"`
 }
 
 // IdentitySize is the identity section (the end of the system layer, from
@@ -268,7 +281,7 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	history, histLayer, windowStart := fitHistory(est, in.History, histBudget, blockChars, in.SessionName, placement)
 	a.WindowStart = windowStart
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
-	recalled, kept, memLayer := fitRecall(est, in.Recalled, carried(in.History, windowStart, placement), in.SessionName, recallBudget)
+	recalled, kept, memLayer := fitRecall(est, in.Recalled, windowCarries(in.History, windowStart, placement), in.SessionName, recallBudget)
 	a.Recalled = kept
 	a.Context = turnContext(in.Note, recalled)
 	memLayer.Tokens = est.message(Message{Content: a.Context})
@@ -327,23 +340,36 @@ func withContext(context, words string) string {
 
 // exchange is one user message with what goes with it in the window: its
 // stored context and the replies that followed. (Recall sees what the
-// window holds from the stored messages themselves: carried.)
+// window holds from the stored messages themselves: windowCarries.)
 type exchange struct {
-	id    int64 // the user's message, as stored
-	msgs  []Message
-	chars int
+	id   int64 // the user's message, as stored
+	msgs []Message
+	// before is where the exchange begins in the session: the
+	// transcriptChars of everything before it; msgsBefore how many carried
+	// messages come before it.
+	before, msgsBefore int64
 }
 
 // exchanges groups a session's transcript for the window. Tool traffic is
 // left out (its effect is in the replies); with the exchange placement
 // each message's stored context is at its top again, byte for byte.
-func exchanges(stored []StoredMessage, placement string) []exchange {
-	var out []exchange
+// stored may be a session's tail (Sessions.Tail): positions count on from
+// its first message's CharsBefore.
+func exchanges(stored []StoredMessage, placement string) (out []exchange, msgs int64) {
+	var at int64
+	if len(stored) > 0 {
+		at, msgs = stored[0].CharsBefore, stored[0].MsgsBefore
+	}
 	for _, m := range stored {
+		before, msgsBefore := at, msgs
+		at += transcriptChars(m)
+		if carried(m) {
+			msgs++
+		}
 		var msg Message
 		switch {
 		case m.Role == "user":
-			out = append(out, exchange{id: m.ID})
+			out = append(out, exchange{id: m.ID, before: before, msgsBefore: msgsBefore})
 			msg = Message{Role: "user", Content: m.Content}
 			if m.Context != "" && placement == PlacementExchange {
 				msg.Content = withContext(m.Context, m.Content)
@@ -355,9 +381,8 @@ func exchanges(stored []StoredMessage, placement string) []exchange {
 		}
 		e := &out[len(out)-1]
 		e.msgs = append(e.msgs, msg)
-		e.chars += len(msg.Content)
 	}
-	return out
+	return out, msgs
 }
 
 // statusMark tells the model a reply it reads back did not finish.
@@ -374,8 +399,12 @@ func statusMark(status string) string {
 // fitHistory keeps the most recent exchanges that fit, whole. The window
 // does not slide one exchange per turn: the transcript is divided, from its
 // start, into blocks of about blockChars (a block begins at the first
-// exchange past each multiple of blockChars), and the window begins at the
-// earliest block from which everything fits. Block boundaries depend only
+// exchange past each multiple of blockChars of the session's transcript,
+// counted by transcriptChars), and the window begins at the earliest block
+// from which everything fits. stored may be only the session's tail: an
+// exchange is known to begin a block only when the one before it is there
+// too (or it is the session's first), and Tail returns one exchange more
+// than any window can hold. Block boundaries depend only
 // on earlier exchanges, so the window's start stays put for many turns and
 // then jumps a whole block; between jumps each request extends the last.
 // If not even the last block fits (exchanges large against the budget),
@@ -389,7 +418,7 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 	if session == "" {
 		layer.Source = "new session"
 	}
-	ex := exchanges(stored, placement)
+	ex, total := exchanges(stored, placement)
 	tokens := make([]int, len(ex)+1) // tokens[i]: exchanges i.. to the end
 	for i := len(ex) - 1; i >= 0; i-- {
 		tokens[i] = tokens[i+1]
@@ -398,32 +427,30 @@ func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, s
 		}
 	}
 	start := len(ex) // nothing fits: an empty window
-	for size := max(blockChars, 1); size >= 1 && start == len(ex); size /= 2 {
-		before := 0 // characters of the exchanges before i
+	for size := int64(max(blockChars, 1)); size >= 1 && start == len(ex); size /= 2 {
 		for i := range ex {
-			if (i == 0 || before/size > (before-ex[i-1].chars)/size) && tokens[i] <= budget {
+			first := i == 0 && ex[i].before == 0
+			if (first || i > 0 && ex[i].before/size > ex[i-1].before/size) && tokens[i] <= budget {
 				start = i
 				break
 			}
-			before += ex[i].chars
 		}
 	}
 	windowStart = math.MaxInt64
 	if start < len(ex) {
 		windowStart = ex[start].id
 	}
-	total, dropped := 0, 0
-	for i, e := range ex {
-		total += len(e.msgs)
-		if i < start {
-			dropped += len(e.msgs)
-			continue
-		}
+	// What was dropped counts the whole session, not only the tail read.
+	dropped := total
+	for _, e := range ex[start:] {
 		kept = append(kept, e.msgs...)
+	}
+	if start < len(ex) {
+		dropped = ex[start].msgsBefore
 	}
 	layer.Tokens = tokens[start]
 	layer.Items = len(kept)
-	layer.Dropped = dropped
+	layer.Dropped = int(dropped)
 	for _, m := range kept {
 		layer.Chars += len(m.Content)
 	}
@@ -504,11 +531,11 @@ var neutraliser = strings.NewReplacer(
 
 func neutralise(s string) string { return neutraliser.Replace(s) }
 
-// carried is what of a session's transcript the window replays, as stored:
+// windowCarries is what of a session's transcript the window replays, as stored:
 // the user's messages and replies from windowStart on, and with the
 // exchange placement their stored contexts (the layer placement does not
 // replay them).
-func carried(stored []StoredMessage, windowStart int64, placement string) []StoredMessage {
+func windowCarries(stored []StoredMessage, windowStart int64, placement string) []StoredMessage {
 	var out []StoredMessage
 	for _, m := range stored {
 		if m.ID < windowStart || m.Role != "user" && m.Role != "assistant" {
