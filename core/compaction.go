@@ -10,10 +10,10 @@ import (
 	"agent/core/distill"
 )
 
-// summaryShare is the most of the window's budget a compaction summary may
-// take: the newest lines are kept within it. A quarter, so that with
-// recall's share the recent turns keep over half the window.
-const summaryShare = 0.25
+// summaryShare is the room a compaction summary has at the start of the
+// window, of what the fixed layers leave: the newest lines are kept within
+// it. With recall's quarter, the recent turns keep 60% of the window.
+const summaryShare = 0.15
 
 // summaryHeader opens the summary message; like recall, its lines are the
 // model's reading of the user's own logs, so they are quoted data.
@@ -88,6 +88,11 @@ func (c *Chat) Compact(ctx context.Context, s *Session, model distill.Model, pro
 	if len(turns) == 0 {
 		return nil, fmt.Errorf("%w: the window still carries every turn not yet summarised", compact.ErrNothing)
 	}
+	// The lines get the summary's room less its header and fence.
+	maxChars := int(float64(t.assembled.SummaryRoom)*t.cpt) - len(summaryHeader) - len("<summary turns=\"00000\">\n\n</summary>")
+	if maxChars < 80 {
+		return nil, fmt.Errorf("%w: num_ctx %d leaves the summary no room (~%d tokens); raise --num-ctx", compact.ErrInvalid, c.NumCtx, t.assembled.SummaryRoom)
+	}
 	tz, _, err := c.Profile.Get(ctx, "user.timezone")
 	if err != nil {
 		return nil, err
@@ -96,7 +101,7 @@ func (c *Chat) Compact(ctx context.Context, s *Session, model distill.Model, pro
 	res, err := compact.Run(ctx, compact.Options{
 		Home: c.WS.Home, Mark: turnHeadingMark + s.Name, Since: s.CreatedAt.In(loc).Format("2006-01-02"),
 		Turns: turns, Previous: prev, Model: model, NumCtx: c.NumCtx,
-		CharsPerToken: t.cpt, MaxChars: int(float64(t.assembled.SummaryRoom) * t.cpt),
+		CharsPerToken: t.cpt, MaxChars: maxChars,
 		Progress: progress, Now: c.Now,
 	})
 	if err != nil {
