@@ -16,6 +16,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
 
+	"agent/core/compact"
 	"agent/core/distill"
 	"agent/core/importer"
 	"agent/core/jobs"
@@ -47,6 +48,7 @@ func stateMigrations() []migrationSet {
 		{"profile", profile.Migrations},
 		{"soul", soul.Migrations},
 		{"core", sessionMigrations},
+		{"compact", compact.Migrations},
 		{"memrev", memrev.Migrations},
 		{"distill", distill.Migrations},
 		{"mcp", mcp.Migrations},

@@ -15,10 +15,10 @@ const (
 )
 
 var toolReminderAdd = tool{
-	spec: ToolSpec{Name: ToolReminderAdd, Description: "Set a reminder for the user at a time. The user is told and can list, snooze or remove it.",
+	spec: ToolSpec{Name: ToolReminderAdd,
 		Parameters: []ToolParam{
-			{Name: "text", Type: "string", Description: "what to remind the user of", Required: true},
-			{Name: "when", Type: "string", Description: "ISO 8601 time with the user's offset, e.g. 2026-12-04T18:00:00+01:00", Required: true},
+			{Name: "text", Type: "string", Required: true},
+			{Name: "when", Type: "string", Description: "ISO 8601 with offset", Required: true},
 		}},
 	inNormal: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
@@ -46,7 +46,7 @@ var toolReminderAdd = tool{
 }
 
 var toolReminderList = tool{
-	spec:     ToolSpec{Name: ToolReminderList, Description: "List the user's pending reminders, most urgent first."},
+	spec:     ToolSpec{Name: ToolReminderList},
 	inNormal: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 		list, err := reminders.NewStore(c.WS.State, c.Now).Pending(ctx)

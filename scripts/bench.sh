@@ -111,3 +111,4 @@ BENCH_DATA="$data" AGENT_BIN="$bin" "$root/scripts/locomo-digests.sh" | grep '^l
 
 bash "$root/scripts/bench-cache.sh"
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-statedb.sh"
+BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-session.sh"

@@ -165,7 +165,7 @@ e2e_chat() {
 	fixed=$(( $(layer_tokens system) + $(layer_tokens soul) + $(layer_tokens profile) ))
 	check "the whole layered prompt reached the model: prompt_eval_count $pec >= layers 1-3 estimate $fixed" \
 		eval '[ "${pec:-0}" -ge "$fixed" ] && [ "$fixed" -gt 0 ]'
-	check "chat --continue carried the first exchange as history" out_has '"name":"history","source":"session [^"]+","tokens":[0-9]+,"chars":[0-9]+,"items":3'
+	check "chat --continue carried the first exchange as history" out_has '"name":"history","source":"session [^"]+","tokens":[0-9]+,"chars":[0-9]+,"items":2'
 	check "chat recalled the log entry" out_has '"name":"memory","source":"index: [1-9]'
 
 	ag sessions show --json

@@ -26,6 +26,9 @@ Ctrl-D or /exit leaves.
 
   /help          this help
   /prompt        show the context the next message would be sent with
+  /context       how full the context is: each layer's size, what was cut
+  /compact       summarise the turns the context has dropped (the summary
+                 opens the context from then on)
   /search Q      search memory
   /remember TEXT add a fact to MEMORY.md
   /soul          show SOUL.md
@@ -249,12 +252,20 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 		return true, nil
 	case "/help":
 		fmt.Fprint(a.io.Err, replHelp)
-	case "/prompt":
+	case "/prompt", "/context":
+		if name == "/context" && arg != "" {
+			return false, usagef("/context takes no argument (/prompt TEXT shows a message's context)")
+		}
 		asm, err := s.chat.Assemble(ctx, &s.session, arg)
 		if err != nil {
 			return false, err
 		}
-		a.printAssembled(asm)
+		a.printAssembled(asm, name == "/prompt")
+	case "/compact":
+		if arg != "" {
+			return false, usagef("/compact takes no argument")
+		}
+		return false, a.compact(ctx, s)
 	case "/search":
 		if arg == "" {
 			return false, usagef("/search needs a query")

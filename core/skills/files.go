@@ -14,13 +14,13 @@ import (
 
 // Caps on what the model reads from a skill.
 const (
-	// MaxReadBytes is the most one skill_load or skill_read returns: about
+	// MaxReadBytes is the most one skill_read returns: about
 	// 2,700 tokens, room left in a default 8k context. Longer text is cut at
 	// a line and the cut says where to continue.
 	MaxReadBytes = 8 << 10
 	// MaxResourceBytes is the largest resource skill_read opens at all.
 	MaxResourceBytes = 1 << 20
-	// maxListedFiles bounds skill_load's list of resources.
+	// maxListedFiles bounds skill_read(name)'s list of resources.
 	maxListedFiles = 200
 )
 
@@ -91,10 +91,10 @@ type Text struct {
 func Read(s Skill, path string, offset int) (Text, error) {
 	path = strings.TrimSpace(path)
 	if path == "" {
-		return Text{}, invalidf("empty path: name a file of skill %s (skill_load lists them)", s.Name)
+		return Text{}, invalidf("empty path: name a file of skill %s (skill_read(name) lists them)", s.Name)
 	}
 	if hidden(path) || hiddenTarget(s, path) {
-		return Text{}, invalidf("skill %s: %q is hidden (a name starting with a dot); skill_read opens only the files skill_load lists", s.Name, oneLine(path))
+		return Text{}, invalidf("skill %s: %q is hidden (a name starting with a dot); skill_read opens only the files it lists for the skill", s.Name, oneLine(path))
 	}
 	root, err := os.OpenRoot(s.Dir)
 	if err != nil {
@@ -104,7 +104,7 @@ func Read(s Skill, path string, offset int) (Text, error) {
 	f, err := root.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return Text{}, notFoundf("skill %s has no file %q (skill_load lists them)", s.Name, oneLine(path))
+			return Text{}, notFoundf("skill %s has no file %q (skill_read(name) lists them)", s.Name, oneLine(path))
 		}
 		return Text{}, invalidf("skill %s: cannot read %q: %s; only files inside the skill's directory can be read", s.Name, oneLine(path), pathErr(err))
 	}

@@ -108,7 +108,7 @@ func TestReadCutsAtALineAndContinues(t *testing.T) {
 	}
 }
 
-// skill_read refuses what skill_load hides: any path with a part that
+// skill_read refuses what its listing hides: any path with a part that
 // starts with a dot (.env, .git/config), however it is spelled.
 func TestReadRefusesHiddenFiles(t *testing.T) {
 	s, _ := fixtureSkill(t)
