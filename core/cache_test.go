@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,6 +49,19 @@ func firstDifference(prev, next api.ChatRequest) string {
 
 const cacheReply = "Noted. I will keep that in mind for the trip."
 
+// noLateSystem fails if a request has a system message after the fixed
+// three (prompt, persona, profile): Ollama joins every system message into
+// .System, which llama3.x and qwen2.x print at the very top, so one that
+// varies would put new bytes at the front of every request.
+func noLateSystem(t *testing.T, i int, req api.ChatRequest) {
+	t.Helper()
+	for j, m := range req.Messages {
+		if j >= 3 && m.Role == "system" {
+			t.Errorf("request %d: message %d is a system message after the conversation started: %q", i+1, j, clipTest(m.Content))
+		}
+	}
+}
+
 // notes gives recall something to find, so recall varies from turn to turn.
 func (f *chatFixture) notes() {
 	f.write("MEMORY.md", "# Memory\n\n## User Facts\n\n- My sister Ana lives in Porto.\n- I fly to Lisbon on the fourth of December.\n")
@@ -84,6 +98,9 @@ func TestRequestsStayAPrefixInOneProcess(t *testing.T) {
 			t.Errorf("request %d does not extend request %d: %s", i+1, i, firstDifference(reqs[i-1], reqs[i]))
 		}
 	}
+	for i, r := range reqs {
+		noLateSystem(t, i, r)
+	}
 }
 
 // The same from the shell: each turn a new process (`agent chat --continue
@@ -109,6 +126,9 @@ func TestRequestsStayAPrefixAcrossProcesses(t *testing.T) {
 		if !extends(reqs[i-1], reqs[i], cacheReply) {
 			t.Errorf("request %d does not extend request %d: %s", i+1, i, firstDifference(reqs[i-1], reqs[i]))
 		}
+	}
+	for i, r := range reqs {
+		noLateSystem(t, i, r)
 	}
 }
 
@@ -188,5 +208,48 @@ func TestEachStateChangeBreaksThePrefixOnce(t *testing.T) {
 	t.Logf("messages dropped per turn: %v", dropped)
 	if cuts < 2 {
 		t.Errorf("expected the window to move at least twice in 40 turns, dropped per turn: %v", dropped)
+	}
+}
+
+// A session stored before the context moved into the user's message (each
+// message's context then sent as a system message before it) keeps its
+// rows: the columns are the same, only how they are joined changed. Its
+// next turn replays every old message with its context at the top, breaks
+// the prefix once against the old last request, and the turn after
+// extends it again.
+func TestAnEarlierLayoutSessionReplays(t *testing.T) {
+	f := newChatFixture(t, true)
+	f.notes()
+	f.srv.Default(ollamatest.Text(cacheReply))
+	ctx := context.Background()
+	s := f.session("old")
+	oldCtx := "[sent Sat 21 Nov 2026 18:00]\n\n" + recallHeader + "\n<memory source=\"MEMORY.md:5-6 › Memory › User Facts\">\n- My sister Ana lives in Porto.\n</memory>\n"
+	oldRequest := "system\x00fixed\x00user\x00where does Ana live?\x00" // as the old code recorded it: roles and contents
+	if _, err := f.chat.Sessions.AppendRequest(ctx, s, StoredMessage{Role: "user", Content: "where does Ana live?", Context: oldCtx}, oldRequest); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.chat.Sessions.Append(ctx, s, StoredMessage{Role: "assistant", Content: "In Porto."}); err != nil {
+		t.Fatal(err)
+	}
+	f.reopen()
+	for _, q := range []string{"when do I fly?", "what did I plant?"} {
+		if _, err := f.chat.Turn(ctx, s, q, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := f.srv.Requests()
+	for i, r := range reqs {
+		noLateSystem(t, i, r)
+	}
+	if got, want := reqs[0].Messages[3].Content, strings.TrimRight(oldCtx, "\n")+"\n\nwhere does Ana live?"; got != want {
+		t.Errorf("the old message replayed as %q, want its context at the top: %q", got, want)
+	}
+	if !extends(reqs[0], reqs[1], cacheReply) {
+		t.Errorf("the turn after does not extend the first: %s", firstDifference(reqs[0], reqs[1]))
+	}
+	// sessions show still has the words and their context apart
+	stored := f.messages(s)
+	if stored[0].Content != "where does Ana live?" || stored[0].Context != oldCtx {
+		t.Errorf("stored %+v", stored[0])
 	}
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
+	"agent/core/distill"
 	"agent/memory"
 	"agent/profile"
 	"agent/prompts"
@@ -39,6 +39,14 @@ type Chat struct {
 	KeepAlive  time.Duration // 0: unload the model after each reply, as Ollama means it
 	RecallK    int
 	NoLog      bool // do not append finished turns to today's log
+	// AutoCompact compacts the session after a turn whose window dropped
+	// turns not yet summarised (a setting, off by default: see Compact).
+	AutoCompact bool
+	// CompactModel writes the summaries (nil: the chat's model, through
+	// DistillModel).
+	CompactModel distill.Model
+	// compacting, during Compact, builds the window with the summary's room.
+	compacting bool
 	// Placement is where recall goes (PlacementExchange when empty).
 	Placement string
 	// Identity lists the capabilities that show themselves in the identity
@@ -153,6 +161,9 @@ type turn struct {
 	assembled *Assembled
 	request   string // requestText of the assembled messages
 	cpt       float64
+	// extends says the request begins with the session's last one whole:
+	// the model's cache holds all of that (false on a window move).
+	extends bool
 }
 
 // Assemble builds exactly the context a turn would send for message, without
@@ -191,9 +202,10 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	}
 	t := &turn{session: s, agentName: get("agent.name")}
 	t.bootstrap = t.agentName == "" || get("user.name") == ""
-	t.tools = append(toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)...)
+	builtin, integrations := toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)
+	t.tools = append(builtin, integrations...)
 	if c.NoTools {
-		t.tools = nil
+		t.tools, builtin, integrations = nil, nil, nil
 	}
 
 	loc, zone := c.zone(get("user.timezone"))
@@ -207,11 +219,17 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		c.notify(w)
 	}
 
+	// Only the session's tail: no window can hold more than NumCtx tokens,
+	// at most maxCharsPerToken characters each.
 	var history []StoredMessage
 	if s.ID != 0 {
-		if history, err = c.Sessions.Messages(ctx, *s); err != nil {
+		if history, err = c.Sessions.Tail(ctx, *s, c.NumCtx*maxCharsPerToken); err != nil {
 			return nil, err
 		}
+	}
+	compacted, compactedSource, err := c.loadSummary(ctx, s)
+	if err != nil {
+		return nil, err
 	}
 	prev, hasPrev, err := c.Sessions.Previous(ctx, *s)
 	if err != nil {
@@ -241,7 +259,6 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	if r.err != nil {
 		c.notify("memory recall skipped: " + r.err.Error())
 	}
-	r.hits = withoutSession(r.hits, s.Name)
 	if t.cpt, err = c.Sessions.CharsPerToken(ctx, c.ModelName); err != nil {
 		return nil, err
 	}
@@ -259,11 +276,14 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
 		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message,
+		Summary: compacted, SummarySource: compactedSource, ReserveSummary: c.compacting,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
 	if t.assembled, err = assemble(in); err != nil {
 		return nil, err
 	}
+	t.assembled.Tools = ToolsSize{Builtin: len(builtin), BuiltinChars: ToolsChars(toolSpecs(builtin)),
+		MCP: len(integrations), MCPChars: ToolsChars(toolSpecs(integrations))}
 	t.request = requestText(t.assembled.Messages)
 	t.assembled.RequestBytes = len(t.request)
 	if s.ID != 0 {
@@ -272,6 +292,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 			return nil, err
 		}
 		t.assembled.PrefixReuse = sharedPrefix(last, t.request)
+		t.extends = t.assembled.PrefixReuse == len(last)
 	}
 	return t, nil
 }
@@ -411,7 +432,10 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 			c.notify(fmt.Sprintf("the model asked for %d tool call(s) after its last allowed round (%s); they were not run",
 				len(reply.ToolCalls), toolCallNames(reply.ToolCalls)))
 			if strings.TrimSpace(reply.Content) == "" && round == maxToolRounds {
-				msgs = append(msgs, Message{Role: "system", Content: "No more tools can run in this turn. Answer the user now, in words, with what you have."})
+				// A user-role note, not a system message: a system message
+				// anywhere would be printed at the top of the prompt by
+				// llama3.x and qwen2.x and the whole request evaluated again.
+				msgs = append(msgs, Message{Role: "user", Content: noMoreToolsNote})
 				continue
 			}
 			if strings.TrimSpace(reply.Content) == "" {
@@ -454,6 +478,9 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	if c.Memory != nil && (logged || len(res.ToolCalls) > 0) {
 		c.Memory.Wrote()
 	}
+	if c.AutoCompact && !t.extends && windowCut(t.assembled) {
+		c.autoCompact(store, s)
+	}
 	return res, nil
 }
 
@@ -472,25 +499,16 @@ func (c *Chat) calibrate(ctx context.Context, t *turn, promptEvalCount int) {
 	}
 }
 
+// noMoreToolsNote asks a model that wants yet more tools to answer; it is
+// the program speaking, and says so.
+const noMoreToolsNote = "[from the agent program, not the user] No more tools can run in this turn. Answer the user now, in words, with what you have."
+
 func toolCallNames(calls []ToolCall) string {
 	names := make([]string, len(calls))
 	for i, c := range calls {
 		names[i] = c.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-// withoutSession drops the hits that are this session's own logged turns:
-// they are the conversation, which the window carries or deliberately left
-// behind; recalled back, each would be stored again with the next exchange
-// and the history would fill with copies of itself. memory_search still
-// finds them.
-func withoutSession(hits []Recalled, session string) []Recalled {
-	if session == "" {
-		return hits
-	}
-	suffix := turnHeadingMark + session
-	return slices.DeleteFunc(hits, func(h Recalled) bool { return strings.HasSuffix(h.Heading, suffix) })
 }
 
 // turnHeadingMark separates a logged turn's time from its session name.

@@ -125,31 +125,39 @@ func TestTurnSendsLayersInOrderWithOptions(t *testing.T) {
 		t.Errorf("options %v keep_alive %v", req.Options, req.KeepAlive)
 	}
 	m := req.Messages
-	if len(m) != 5 {
+	if len(m) != 4 {
 		t.Fatalf("%d messages: %+v", len(m), m)
 	}
 	checks := []struct{ role, has string }{
 		{"system", prompts.System().Text[:60]},
 		{"system", "# Your persona (SOUL.md)"},
 		{"system", "Atlas"},
-		{"system", `<memory source="logs/2026-11-20.md:3-5 › Trip planning" date="2026-11-20">`},
-		{"user", "when do I fly to Lisbon?"},
+		{"user", `<memory source="logs/2026-11-20.md:3-5 › Trip planning" date="2026-11-20">`},
 	}
 	for i, c := range checks {
 		if m[i].Role != c.role || !strings.Contains(m[i].Content, c.has) {
 			t.Errorf("message %d = %s %q…, want %s containing %q", i, m[i].Role, clipTest(m[i].Content), c.role, c.has)
 		}
 	}
+	// The time and the recall at the top of the user's message, then the
+	// user's own words after the last fence.
+	if !strings.HasPrefix(m[3].Content, "[sent Sun 22 Nov 2026 09:30]\n\n"+recallHeader) || !strings.HasSuffix(m[3].Content, "</memory>\n\nwhen do I fly to Lisbon?") {
+		t.Errorf("user message %q", m[3].Content)
+	}
 	if !strings.Contains(m[0].Content, "You are Atlas, the personal assistant of Igor") {
 		t.Error("runtime section missing from the system message")
 	}
-	if len(req.Tools) != 11 {
-		t.Errorf("%d tools offered, want 11", len(req.Tools))
+	if len(req.Tools) != 10 {
+		t.Errorf("%d tools offered, want 10", len(req.Tools))
 	}
-	// Stored: the user's message, then the reply; logged to today's log.
+	// Stored: the user's message (its words and its context apart), then
+	// the reply; logged to today's log.
 	stored := f.messages(s)
 	if len(stored) != 2 || stored[0].Role != "user" || stored[1].Content != res.Reply || stored[1].PromptEvalCount == 0 {
 		t.Fatalf("stored %+v", stored)
+	}
+	if stored[0].Content != "when do I fly to Lisbon?" || withContext(stored[0].Context, stored[0].Content) != m[3].Content {
+		t.Errorf("stored words %q, context %q: not the message sent", stored[0].Content, stored[0].Context)
 	}
 	log, err := os.ReadFile(filepath.Join(f.home, "logs/2026-11-22.md"))
 	if err != nil {
@@ -179,12 +187,14 @@ func TestHistoryAcrossRestartsAndNoLog(t *testing.T) {
 	req := f.srv.Requests()[1]
 	var roles []string
 	for _, m := range req.Messages[3:] {
-		if m.Role != "system" { // the turns' context messages
-			roles = append(roles, m.Role+":"+clipTest(m.Content))
+		_, words, _ := strings.Cut(m.Content, "]\n\n") // after the time note
+		if m.Role != "user" {
+			words = m.Content
 		}
+		roles = append(roles, m.Role+":"+clipTest(words))
 	}
 	joined := strings.Join(roles, " | ")
-	if !strings.Contains(joined, "user:hello, remember the blue door | assistant:Hello Igor. | user:did I mention the blue door?") {
+	if joined != "user:hello, remember the blue door | assistant:Hello Igor. | user:did I mention the blue door?" {
 		t.Errorf("history not carried over: %s", joined)
 	}
 	// The first turn's log entry is not recalled: it is already in the window.
@@ -375,7 +385,7 @@ func TestLastRoundToolCallGetsAnAnswerInWords(t *testing.T) {
 		t.Fatalf("reply %q, notices %q", res.Reply, res.Notices)
 	}
 	last := f.srv.Requests()[maxToolRounds+1]
-	if m := last.Messages[len(last.Messages)-1]; m.Role != "system" || !strings.Contains(m.Content, "Answer the user now, in words") {
+	if m := last.Messages[len(last.Messages)-1]; m.Role != "user" || !strings.Contains(m.Content, "Answer the user now, in words") {
 		t.Errorf("the extra round did not ask for words: %+v", m)
 	}
 }

@@ -44,7 +44,7 @@ func TestAssembleOrderAndRoles(t *testing.T) {
 	for _, m := range a.Messages {
 		roles = append(roles, m.Role)
 	}
-	if got, want := strings.Join(roles, ","), "system,system,system,user,assistant,system,user"; got != want {
+	if got, want := strings.Join(roles, ","), "system,system,system,user,assistant,user"; got != want {
 		t.Fatalf("roles %s, want %s", got, want)
 	}
 	if !strings.HasPrefix(a.Messages[0].Content, prompts.System().Text[:40]) || !strings.Contains(a.Messages[0].Content, "test runtime") {
@@ -58,12 +58,13 @@ func TestAssembleOrderAndRoles(t *testing.T) {
 	if !strings.Contains(a.Messages[1].Content, "I am calm.") || !strings.Contains(a.Messages[2].Content, "Atlas") {
 		t.Error("soul or profile layer missing")
 	}
+	// The turn's context at the top of the new message, the words last.
 	mem := a.Messages[5].Content
-	if !strings.Contains(mem, `source="logs/2026-11-20.md:3-5 › Trip"`) || !strings.Contains(mem, "Flights to Lisbon") || !strings.Contains(mem, in.Note) {
-		t.Errorf("memory layer lacks the cited hit:\n%s", mem)
+	if !strings.HasPrefix(mem, in.Note+"\n\n"+recallHeader) || !strings.Contains(mem, `source="logs/2026-11-20.md:3-5 › Trip"`) || !strings.Contains(mem, "Flights to Lisbon") {
+		t.Errorf("the new message lacks its context or the cited hit:\n%s", mem)
 	}
-	if a.Messages[6].Content != in.Message {
-		t.Error("last message is not the new message")
+	if mem != strings.TrimRight(a.Context, "\n")+"\n\n"+in.Message {
+		t.Errorf("the new message is not its context, a blank line and the user's words:\n%s", mem)
 	}
 	if len(a.Cuts) != 0 {
 		t.Errorf("unexpected cuts %v", a.Cuts)
@@ -90,7 +91,7 @@ func TestAssembleCutsHistoryOldestFirstAndReports(t *testing.T) {
 		t.Fatalf("history cut not reported: %+v cuts=%v", hist, a.Cuts)
 	}
 	// The newest exchange survives and the window starts with a user turn.
-	msgs := a.Messages[3 : len(a.Messages)-2]
+	msgs := a.Messages[3 : len(a.Messages)-1]
 	if msgs[0].Role != "user" {
 		t.Errorf("window starts with %s", msgs[0].Role)
 	}
@@ -232,7 +233,7 @@ func TestRecallCutIsReported(t *testing.T) {
 	if !slices.Contains(a.Cuts, fmt.Sprintf("memory: dropped %d of 12 hits to fit", mem.Dropped)) {
 		t.Errorf("cut not reported: %v", a.Cuts)
 	}
-	if !strings.Contains(a.Messages[len(a.Messages)-2].Content, "passage 0 ") {
+	if !strings.Contains(a.Messages[len(a.Messages)-1].Content, "passage 0 ") {
 		t.Error("the best hit was not kept")
 	}
 }

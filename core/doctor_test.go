@@ -68,7 +68,7 @@ func TestDoctorAllOK(t *testing.T) {
 			t.Errorf("check %+v: want ok, a detail and no fix", c)
 		}
 	}
-	if got := strings.Join(names, " "); got != "workspace state.db SOUL.md MEMORY.md index skills integrations jobs ollama model" {
+	if got := strings.Join(names, " "); got != "workspace state.db SOUL.md MEMORY.md index skills secrets integrations jobs ollama model" {
 		t.Errorf("checks in order %q", got)
 	}
 	if d := doctorCheckNamed(t, rep, "model").Detail; d != "llama3.2:latest, context length 131072, llama 3.2B Q4_K_M" {
@@ -174,7 +174,7 @@ func TestDoctorOllamaDown(t *testing.T) {
 	if c := doctorCheckNamed(t, rep, "model"); c.OK || c.Detail != "not checked: Ollama unreachable" {
 		t.Errorf("model check = %+v", c)
 	}
-	if err := rep.Err(); !errors.Is(err, core.ErrModelUnavailable) || err.Error() != "doctor: 2 of 10 checks failed (Ollama or the model)" {
+	if err := rep.Err(); !errors.Is(err, core.ErrModelUnavailable) || err.Error() != "doctor: 2 of 11 checks failed (Ollama or the model)" {
 		t.Errorf("Err() = %v", err)
 	}
 }
@@ -185,8 +185,8 @@ func TestDoctorBadOllamaHost(t *testing.T) {
 	home := doctorHome(t)
 	t.Setenv("OLLAMA_HOST", "ftp://127.0.0.1:1")
 	rep := core.Doctor(context.Background(), home, "llama3.2", nil)
-	if len(rep.Checks) != 10 {
-		t.Fatalf("%d checks, want 10: %+v", len(rep.Checks), rep)
+	if len(rep.Checks) != 11 {
+		t.Fatalf("%d checks, want 11: %+v", len(rep.Checks), rep)
 	}
 	if c := doctorCheckNamed(t, rep, "ollama"); c.OK || !strings.Contains(c.Detail, "scheme must be http or https") || c.Fix == "" {
 		t.Errorf("ollama check = %+v", c)

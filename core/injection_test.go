@@ -89,8 +89,13 @@ func TestInjectionRecalledTextStaysFencedAndNeutralised(t *testing.T) {
 	var memFull, memMsg, toolMsg string
 	for _, m := range msgs {
 		switch {
-		case m.Role == "system" && strings.Contains(m.Content, recallHeader):
-			memFull, memMsg = m.Content, m.Content[strings.Index(m.Content, recallHeader):]
+		case m.Role == "user" && strings.Contains(m.Content, recallHeader):
+			// the context at the top of the user's message, then the words
+			words := "\n\nwhat do my notes say about the garden?"
+			if !strings.HasSuffix(m.Content, words) {
+				t.Errorf("the user's words do not follow their context:\n%s", m.Content)
+			}
+			memFull, memMsg = m.Content, strings.TrimSuffix(m.Content[strings.Index(m.Content, recallHeader):], words)+"\n"
 		case m.Role == "tool":
 			toolMsg = m.Content
 		}
@@ -184,8 +189,11 @@ func TestInjectionFixedPromptIndependentOfWorkspace(t *testing.T) {
 			if sys.Role != "system" || !ok || fixed != strings.TrimRight(want.Text, "\n") {
 				t.Errorf("bootstrap=%v: the first message does not start with the fixed prompt, byte for byte", bootstrap)
 			}
+			// The identity section's own fences (around what the model or
+			// the user wrote) are whole; what they hold is checked too.
+			unfenced := identityFence.ReplaceAllString(runtime, "$3\n")
 			for _, bad := range templateMarkers {
-				if strings.Contains(runtime, bad) {
+				if strings.Contains(unfenced, bad) {
 					t.Errorf("bootstrap=%v: runtime section carries %q:\n%s", bootstrap, bad, runtime)
 				}
 			}

@@ -2,12 +2,14 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/envconfig"
@@ -270,6 +272,21 @@ type ollamaToolProperty = struct {
 	Items       any              `json:"items,omitempty"`
 	Description string           `json:"description"`
 	Enum        []any            `json:"enum,omitempty"`
+}
+
+// ToolsChars is the size of a tool list as a model reads it: the JSON of
+// Ollama's own tool type, which its templates print (llama3.x in the last
+// user message, so every turn; qwen2.x in the system block).
+func ToolsChars(specs []ToolSpec) int {
+	tools := make([]api.Tool, len(specs))
+	for i, s := range specs {
+		tools[i] = ollamaTool(s)
+	}
+	b, err := json.Marshal(tools)
+	if err != nil || len(specs) == 0 {
+		return 0
+	}
+	return utf8.RuneCount(b)
 }
 
 func ollamaTool(t ToolSpec) api.Tool {

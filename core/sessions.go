@@ -6,9 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"time"
+	"unicode/utf8"
 
 	"agent/index/sqlitedb"
+	"agent/memory/secrets"
 )
 
 // Session is one conversation.
@@ -38,6 +42,32 @@ type StoredMessage struct {
 	PromptEvalCount int        `json:"prompt_eval_count"`
 	EvalCount       int        `json:"eval_count"`
 	CreatedAt       time.Time  `json:"created_at"`
+	// CharsBefore and MsgsBefore are where the message stands in its
+	// session: the transcriptChars of every message before it, and how
+	// many before it are carried (migration 0004 keeps both).
+	CharsBefore int64 `json:"-"`
+	MsgsBefore  int64 `json:"-"`
+}
+
+// carried reports whether the history window can carry a message: a
+// user's, or an assistant's with words (the same test in SQL in migration
+// 0004).
+func carried(m StoredMessage) bool {
+	return m.Role == "user" || m.Role == "assistant" && m.Content != ""
+}
+
+// transcriptChars is what a message adds to its session's transcript as
+// the history window measures it (CharsBefore; the same sum in SQL in
+// migration 0004): a user message's words and context, an assistant
+// message's words; tool traffic, which the window leaves out, nothing.
+func transcriptChars(m StoredMessage) int64 {
+	switch m.Role {
+	case "user":
+		return int64(len(m.Content) + len(m.Context))
+	case "assistant":
+		return int64(len(m.Content))
+	}
+	return 0
 }
 
 // JSONTime is how every command writes a timestamp in --json: RFC 3339 in
@@ -97,7 +127,11 @@ const (
 		RETURNING id, name, created_at, updated_at`
 	sqlSessionTouch   = `UPDATE sessions SET updated_at = ?, model = ?, turns = turns + (? = 'user') WHERE id = ?`
 	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlMessagesOfSess = `SELECT id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context FROM messages WHERE session_id = ? ORDER BY id`
+	sqlMessageColumns = `id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, chars_before, msgs_before`
+	sqlMessagesOfSess = `SELECT ` + sqlMessageColumns + ` FROM messages WHERE session_id = ? ORDER BY id`
+	// A page of a session's messages before ?2, newest first, by the
+	// messages_by_session index.
+	sqlMessagesBefore = `SELECT ` + sqlMessageColumns + ` FROM messages WHERE session_id = ?1 AND id < ?2 ORDER BY id DESC LIMIT ?3`
 	// The session before one, as it stood when that one's first message was
 	// stored (?1: that message's id, or beyond every id): the session of the
 	// latest earlier message, and its last exchange before ?1. A snapshot by
@@ -299,6 +333,15 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 	if m.Status == "" {
 		m.Status = StatusComplete
 	}
+	// Secrets never land in state.db: not in a message, its tool calls, the
+	// recalled context or the request text kept for the cache check.
+	m.Content, _ = secrets.Redact(m.Content)
+	calls, _ = secrets.Redact(calls)
+	m.Context, _ = secrets.Redact(m.Context)
+	if request != nil {
+		r, _ := secrets.Redact(*request)
+		request = &r
+	}
 	now := st.now().UTC().Format(time.RFC3339Nano)
 	tx, err := st.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -325,16 +368,19 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 
 // Messages returns a session's whole transcript, oldest first.
 func (st *Sessions) Messages(ctx context.Context, s Session) ([]StoredMessage, error) {
-	rows, err := st.db.QueryContext(ctx, sqlMessagesOfSess, s.ID)
+	return st.messages(ctx, s, nil, sqlMessagesOfSess, s.ID)
+}
+
+func (st *Sessions) messages(ctx context.Context, s Session, out []StoredMessage, query string, args ...any) ([]StoredMessage, error) {
+	rows, err := st.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read session %s: %w", s.Name, err)
 	}
 	defer rows.Close()
-	var out []StoredMessage
 	for rows.Next() {
 		var m StoredMessage
 		var calls, created string
-		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context); err != nil {
+		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context, &m.CharsBefore, &m.MsgsBefore); err != nil {
 			return nil, fmt.Errorf("read session %s: %w", s.Name, err)
 		}
 		if calls != "" {
@@ -346,6 +392,42 @@ func (st *Sessions) Messages(ctx context.Context, s Session) ([]StoredMessage, e
 		out = append(out, m)
 	}
 	return out, rows.Err()
+}
+
+// tailPage is how many messages Tail reads a query.
+const tailPage = 256
+
+// Tail returns the end of a session's transcript, oldest first: whole
+// exchanges, back to the first user message before which the words of the
+// user and assistant messages it returns pass minChars characters (or the
+// whole session, if shorter). A history window of at most minChars/6
+// tokens (estimator's most characters a token) then never reaches past its
+// first exchange, and the window's blocks are found from CharsBefore, so a
+// turn reads the same few pages on day 1 and day 300 of a session.
+func (st *Sessions) Tail(ctx context.Context, s Session, minChars int) ([]StoredMessage, error) {
+	var rev []StoredMessage
+	chars := 0
+	for before := int64(math.MaxInt64); ; {
+		page, err := st.messages(ctx, s, nil, sqlMessagesBefore, s.ID, before, tailPage)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range page {
+			rev = append(rev, m)
+			if m.Role == "user" || m.Role == "assistant" {
+				chars += utf8.RuneCountInString(m.Content)
+			}
+			if m.Role == "user" && chars > minChars {
+				slices.Reverse(rev)
+				return rev, nil
+			}
+		}
+		if len(page) < tailPage {
+			slices.Reverse(rev)
+			return rev, nil
+		}
+		before = page[len(page)-1].ID
+	}
 }
 
 // CharsPerToken returns the calibrated ratio for a model, or 0 if none yet.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"embed"
 
+	"agent/core/compact"
 	"agent/core/distill"
 	"agent/core/importer"
 	"agent/core/jobs"
@@ -36,6 +37,7 @@ func stateMigrations() []statedb.Set {
 		{Component: "revisions", Files: revisions.Migrations},
 		{Component: "soul", Files: soul.Migrations},
 		{Component: "core", Files: sessionMigrations},
+		{Component: "compact", Files: compact.Migrations},
 		{Component: "memrev", Files: memrev.Migrations},
 		{Component: "distill", Files: distill.Migrations},
 		{Component: "mcp", Files: mcp.Migrations},

@@ -52,7 +52,7 @@ func builtinTools() []tool {
 		toolSoulUpdate,
 		toolProfilePropose,
 		toolReminderAdd, toolReminderList,
-		toolSkillLoad, toolSkillRead, toolSkillSave,
+		toolSkillRead, toolSkillSave,
 	}
 }
 
@@ -124,10 +124,10 @@ func (c *Chat) runTool(ctx context.Context, t *turn, call ToolCall) (res ToolRes
 }
 
 var toolMemorySearch = tool{
-	spec: ToolSpec{Name: ToolMemorySearch, Description: "Search the user's notes (MEMORY.md and daily logs). Returns cited passages.",
+	spec: ToolSpec{Name: ToolMemorySearch,
 		Parameters: []ToolParam{
-			{Name: "query", Type: "string", Description: "words to look for", Required: true},
-			{Name: "k", Type: "integer", Description: "how many passages, 1 to 10 (default 5)"},
+			{Name: "query", Type: "string", Required: true},
+			{Name: "k", Type: "integer"},
 		}},
 	inBootstrap: true, inNormal: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
@@ -155,10 +155,10 @@ var toolMemorySearch = tool{
 }
 
 var toolMemoryAppend = tool{
-	spec: ToolSpec{Name: ToolMemoryAppend, Description: "Add one durable fact to MEMORY.md under a section.",
+	spec: ToolSpec{Name: ToolMemoryAppend,
 		Parameters: []ToolParam{
-			{Name: "text", Type: "string", Description: "the fact, one or two sentences", Required: true},
-			{Name: "section", Type: "string", Description: "section heading, e.g. User Facts, Preferences, Decisions"},
+			{Name: "text", Type: "string", Required: true},
+			{Name: "section", Type: "string"},
 		}},
 	inNormal: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
@@ -175,13 +175,13 @@ var toolMemoryAppend = tool{
 			return "", err
 		}
 		c.notify(fmt.Sprintf("remembered in %s:%d", r.Path, r.StartLine))
-		return fmt.Sprintf("saved to %s:%d-%d", r.Path, r.StartLine, r.EndLine), nil
+		return fmt.Sprintf("saved to %s:%d-%d", r.Path, r.StartLine, r.EndLine) + c.secretsNote(ToolMemoryAppend, r.Secrets), nil
 	},
 }
 
 var toolLogNote = tool{
-	spec: ToolSpec{Name: ToolLogNote, Description: "Add a note to today's log.",
-		Parameters: []ToolParam{{Name: "text", Type: "string", Description: "the note", Required: true}}},
+	spec: ToolSpec{Name: ToolLogNote,
+		Parameters: []ToolParam{{Name: "text", Type: "string", Required: true}}},
 	inBootstrap: true, inNormal: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 		text, err := args.str("text", true)
@@ -192,15 +192,15 @@ var toolLogNote = tool{
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("noted in %s:%d-%d", r.Path, r.StartLine, r.EndLine), nil
+		return fmt.Sprintf("noted in %s:%d-%d", r.Path, r.StartLine, r.EndLine) + c.secretsNote(ToolLogNote, r.Secrets), nil
 	},
 }
 
 var toolSoulUpdate = tool{
-	spec: ToolSpec{Name: ToolSoulUpdate, Description: "Replace SOUL.md, your persona, with a new revision. Every revision is kept.",
+	spec: ToolSpec{Name: ToolSoulUpdate,
 		Parameters: []ToolParam{
-			{Name: "content", Type: "string", Description: "the whole new SOUL.md", Required: true},
-			{Name: "reason", Type: "string", Description: "why it changes", Required: true},
+			{Name: "content", Type: "string", Required: true},
+			{Name: "reason", Type: "string", Required: true},
 		}},
 	inNormal: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
@@ -212,21 +212,22 @@ var toolSoulUpdate = tool{
 		if err != nil {
 			return "", err
 		}
+		redacted := redactArgs(&content, &reason)
 		rev, err := c.Soul.Save(ctx, content, soul.Agent, reason)
 		if err != nil {
 			return "", err
 		}
 		c.notify(fmt.Sprintf("SOUL.md updated by the model (revision %d: %s); see: agent soul diff", rev.ID, oneLine(reason, 80)))
-		return fmt.Sprintf("SOUL.md saved as revision %d; it applies from the next turn", rev.ID), nil
+		return fmt.Sprintf("SOUL.md saved as revision %d; it applies from the next turn", rev.ID) + c.secretsNote(ToolSoulUpdate, redacted), nil
 	},
 }
 
 var toolProfilePropose = tool{
-	spec: ToolSpec{Name: ToolProfilePropose, Description: "Propose a change to a profile record. It is only recorded; the user decides.",
+	spec: ToolSpec{Name: ToolProfilePropose,
 		Parameters: []ToolParam{
-			{Name: "key", Type: "string", Description: "e.g. user.timezone, user.pref.coffee", Required: true},
-			{Name: "value", Type: "string", Description: "the proposed value", Required: true},
-			{Name: "reason", Type: "string", Description: "why", Required: true},
+			{Name: "key", Type: "string", Required: true},
+			{Name: "value", Type: "string", Required: true},
+			{Name: "reason", Type: "string", Required: true},
 		}},
 	inNormal: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
@@ -252,10 +253,10 @@ var toolProfilePropose = tool{
 }
 
 var toolProfileBootstrap = tool{
-	spec: ToolSpec{Name: ToolProfileBootstrap, Description: "Set your name and the user's name, once, after the user confirms.",
+	spec: ToolSpec{Name: ToolProfileBootstrap,
 		Parameters: []ToolParam{
-			{Name: "agent_name", Type: "string", Description: "what the user wants to call you", Required: true},
-			{Name: "user_name", Type: "string", Description: "what to call the user", Required: true},
+			{Name: "agent_name", Type: "string", Required: true},
+			{Name: "user_name", Type: "string", Required: true},
 		}},
 	inBootstrap: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {

@@ -110,19 +110,24 @@ func (c *Chat) mcpTools(bootstrap bool) []tool {
 	}
 	var out []tool
 	for _, mt := range c.MCP.Manager.Tools() {
-		spec := ToolSpec{Name: mt.FullName, Description: mt.Description}
-		if spec.Description == "" {
-			spec.Description = mt.Name + " (integration " + mt.Server + ")"
-		}
-		for _, p := range mt.Params {
-			spec.Parameters = append(spec.Parameters, ToolParam{Name: p.Name, Type: p.Type, Description: p.Description,
-				Required: p.Required, Enum: p.Enum, Items: p.Items})
-		}
-		out = append(out, tool{spec: spec, inNormal: true, run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
+		out = append(out, tool{spec: MCPToolSpec(mt), inNormal: true, run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 			return c.runMCP(ctx, mt, map[string]any(args))
 		}})
 	}
 	return out
+}
+
+// MCPToolSpec is an integration's tool as the model is shown it.
+func MCPToolSpec(mt mcp.Tool) ToolSpec {
+	spec := ToolSpec{Name: mt.FullName, Description: mt.Description}
+	if spec.Description == "" {
+		spec.Description = mt.Name + " (integration " + mt.Server + ")"
+	}
+	for _, p := range mt.Params {
+		spec.Parameters = append(spec.Parameters, ToolParam{Name: p.Name, Type: p.Type, Description: p.Description,
+			Required: p.Required, Enum: p.Enum, Items: p.Items})
+	}
+	return spec
 }
 
 // runMCP runs an integration tool once the user allows it, and fences its

@@ -18,12 +18,13 @@ const ToolMemoryRead = "memory_read"
 // offered in bootstrap too: it only reads, and reaches no file that
 // memory_search (offered there) cannot already quote.
 var toolMemoryRead = tool{
-	spec: ToolSpec{Name: ToolMemoryRead, Description: "Read the user's notes with line numbers: a memory file or cited range, or the log of a day.",
+	// A day goes in path too (the schema has no date: every parameter is
+	// re-read by a llama3.x model every turn); date is still accepted.
+	spec: ToolSpec{Name: ToolMemoryRead,
 		Parameters: []ToolParam{
-			{Name: "path", Type: "string", Description: "MEMORY.md, logs/2026-11-20.md, digests/…, or a citation like logs/2026-11-20.md:14-22"},
-			{Name: "date", Type: "string", Description: "instead of path, a day's log: YYYY-MM-DD, today, yesterday or a weekday"},
-			{Name: "from_line", Type: "integer", Description: "first line to read (default 1; negative counts from the end)"},
-			{Name: "lines", Type: "integer", Description: fmt.Sprintf("how many lines (default: the rest, at most %d)", memory.ReadMaxLines)},
+			{Name: "path", Type: "string", Description: "file, citation or day", Required: true},
+			{Name: "from_line", Type: "integer"},
+			{Name: "lines", Type: "integer"},
 		}},
 	inBootstrap: true, inNormal: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
@@ -36,6 +37,9 @@ var toolMemoryRead = tool{
 			return "", err
 		}
 		p, day = strings.TrimSpace(p), strings.TrimSpace(day)
+		if day == "" && pathIsDay(p) {
+			p, day = "", p
+		}
 		var cit memory.Citation
 		switch {
 		case p != "" && day != "":
@@ -140,4 +144,15 @@ func longDate(date string) string {
 		return date
 	}
 	return d.Format("Monday, 2 January 2006")
+}
+
+// pathIsDay tells a day given as memory_read's path ("2026-11-20",
+// "today", "tuesday") from a file or a citation, which always name a
+// markdown file.
+func pathIsDay(p string) bool {
+	if strings.Contains(p, ".md") {
+		return false
+	}
+	_, err := memory.ResolveDay(time.Now(), p)
+	return err == nil
 }

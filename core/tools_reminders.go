@@ -15,10 +15,10 @@ const (
 )
 
 var toolReminderAdd = tool{
-	spec: ToolSpec{Name: ToolReminderAdd, Description: "Set a reminder for the user at a time. The user is told and can list, snooze or remove it.",
+	spec: ToolSpec{Name: ToolReminderAdd,
 		Parameters: []ToolParam{
-			{Name: "text", Type: "string", Description: "what to remind the user of", Required: true},
-			{Name: "when", Type: "string", Description: "ISO 8601 time with the user's offset, e.g. 2026-12-04T18:00:00+01:00", Required: true},
+			{Name: "text", Type: "string", Required: true},
+			{Name: "when", Type: "string", Description: "ISO 8601 with offset", Required: true},
 		}},
 	inNormal: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
@@ -35,17 +35,18 @@ var toolReminderAdd = tool{
 		if err != nil {
 			return "", err
 		}
+		redacted := redactArgs(&text) // a reminder lives in state.db: no secret there either
 		r, err := reminders.NewStore(c.WS.State, c.Now).Add(ctx, text, due, "model (chat session "+t.session.Name+")")
 		if err != nil {
 			return "", err
 		}
 		c.notify(fmt.Sprintf("reminder %d set by the model for %s: %s (see: agent reminders)", r.ID, reminders.Format(r.DueAt, loc), oneLine(r.Text, 80)))
-		return fmt.Sprintf("reminder %d set for %s", r.ID, r.DueAt.In(loc).Format("2006-01-02T15:04:05-07:00")), nil
+		return fmt.Sprintf("reminder %d set for %s", r.ID, r.DueAt.In(loc).Format("2006-01-02T15:04:05-07:00")) + c.secretsNote(ToolReminderAdd, redacted), nil
 	},
 }
 
 var toolReminderList = tool{
-	spec:     ToolSpec{Name: ToolReminderList, Description: "List the user's pending reminders, most urgent first."},
+	spec:     ToolSpec{Name: ToolReminderList},
 	inNormal: true,
 	run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 		list, err := reminders.NewStore(c.WS.State, c.Now).Pending(ctx)

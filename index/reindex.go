@@ -336,6 +336,7 @@ func (ix *Index) rebuild(ctx context.Context, progress func(int, int)) (Stats, e
 	if err != nil {
 		return Stats{}, err
 	}
+	ix.carryVectors(ctx, tmpPath)
 	if err := syncFile(tmpPath); err != nil {
 		return Stats{}, fmt.Errorf("reindex: %w", err)
 	}

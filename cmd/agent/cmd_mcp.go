@@ -398,10 +398,12 @@ func (a *app) runMCPList(ctx context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-// mcpToolJSON is one row of `agent mcp tools --json`.
+// mcpToolJSON is one row of `agent mcp tools --json`; chars is its size
+// as the model is sent it (core.ToolsChars).
 type mcpToolJSON struct {
 	mcp.Tool
 	Params []core.ToolParam `json:"params"`
+	Chars  int              `json:"chars"`
 }
 
 func (a *app) runMCPTools(ctx context.Context, cmd *cli.Command) error {
@@ -435,7 +437,7 @@ func (a *app) runMCPTools(ctx context.Context, cmd *cli.Command) error {
 	for _, n := range names {
 		tools, _ := m.ServerTools(n)
 		for _, t := range tools {
-			r := mcpToolJSON{Tool: t, Params: []core.ToolParam{}}
+			r := mcpToolJSON{Tool: t, Params: []core.ToolParam{}, Chars: core.ToolsChars([]core.ToolSpec{core.MCPToolSpec(t)})}
 			if r.Dropped == nil {
 				r.Dropped = []string{}
 			}
@@ -454,6 +456,13 @@ func (a *app) runMCPTools(ctx context.Context, cmd *cli.Command) error {
 	if len(rows) == 0 {
 		return &codedError{code: exitNotFound, err: fmt.Errorf("no tools known (see: agent mcp list)")}
 	}
+	var sent []core.ToolSpec
+	for _, r := range rows {
+		if r.Policy != "deny" {
+			sent = append(sent, core.MCPToolSpec(r.Tool))
+		}
+	}
+	a.infof("%d of these tools are sent to the model with every request: %d characters of JSON", len(sent), core.ToolsChars(sent))
 	for _, r := range rows {
 		var ps []string
 		for _, p := range r.Params {

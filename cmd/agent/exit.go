@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"agent/core"
+	"agent/core/compact"
 	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/reminders"
@@ -65,6 +66,8 @@ var exitCodes = []struct {
 	{core.ErrInvalidInput, exitUsage},
 	{core.ErrContextTooSmall, exitUsage}, // a num_ctx too small for what is never cut
 	{core.ErrNoSession, exitNotFound},
+	{compact.ErrNothing, exitNotFound},
+	{compact.ErrInvalid, exitFailure},
 	{profile.ErrInvalid, exitUsage},
 	{profile.ErrNotFound, exitNotFound},
 	{soul.ErrInvalid, exitUsage},

@@ -26,6 +26,9 @@ Ctrl-D or /exit leaves.
 
   /help          this help
   /prompt        show the context the next message would be sent with
+  /context       how full the context is: each layer's size, what was cut
+  /compact       summarise the turns the context has dropped (the summary
+                 opens the context from then on)
   /search Q      search memory
   /remember TEXT add a fact to MEMORY.md
   /soul          show SOUL.md
@@ -60,6 +63,14 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		EOFPrompt:       "",
 		Stdout:          a.io.Err, // the prompt and echo are not data
 		Stderr:          a.io.Err,
+
+		// Only messages go into the line history, saved by readInput once
+		// a line is known to be one; an answer to a question (an approval,
+		// a confirmation, a page of a call) never is: a "y" or "always"
+		// recalled with the up arrow at the next question would approve a
+		// call unseen. Saving from this goroutine is safe: the editor reads
+		// no key between two Readline calls.
+		DisableAutoSaveHistory: true,
 	})
 	if err != nil {
 		return fmt.Errorf("start line editor: %w", err)
@@ -195,16 +206,24 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 }
 
 // readInput reads one message: a line, lines joined by a trailing
-// backslash, or a """ block.
+// backslash, or a """ block. Each line goes into the line history, as the
+// editor would have saved it.
 func readInput(rl *readline.Instance) (string, error) {
-	line, err := rl.Readline()
+	readLine := func() (string, error) {
+		l, err := rl.Readline()
+		if err == nil {
+			_ = rl.SaveHistory(l) // a history that cannot be written loses only the up arrow
+		}
+		return l, err
+	}
+	line, err := readLine()
 	if err != nil {
 		return "", err
 	}
 	if strings.TrimSpace(line) == `"""` {
 		var parts []string
 		for {
-			l, err := rl.Readline()
+			l, err := readLine()
 			if err != nil {
 				return "", err
 			}
@@ -217,7 +236,7 @@ func readInput(rl *readline.Instance) (string, error) {
 	parts := []string{}
 	for strings.HasSuffix(line, `\`) {
 		parts = append(parts, strings.TrimSuffix(line, `\`))
-		if line, err = rl.Readline(); err != nil {
+		if line, err = readLine(); err != nil {
 			return "", err
 		}
 	}
@@ -233,12 +252,20 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 		return true, nil
 	case "/help":
 		fmt.Fprint(a.io.Err, replHelp)
-	case "/prompt":
+	case "/prompt", "/context":
+		if name == "/context" && arg != "" {
+			return false, usagef("/context takes no argument (/prompt TEXT shows a message's context)")
+		}
 		asm, err := s.chat.Assemble(ctx, &s.session, arg)
 		if err != nil {
 			return false, err
 		}
-		a.printAssembled(asm)
+		a.printAssembled(asm, name == "/prompt")
+	case "/compact":
+		if arg != "" {
+			return false, usagef("/compact takes no argument")
+		}
+		return false, a.compact(ctx, s)
 	case "/search":
 		if arg == "" {
 			return false, usagef("/search needs a query")

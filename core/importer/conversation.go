@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"agent/memory"
+	"agent/memory/secrets"
 )
 
 // Origins of an export.
@@ -87,7 +88,8 @@ func render(c *Conversation, msgs []Message, part int, loc *time.Location) []byt
 			}
 			fmt.Fprintf(&b, "\n## %s%s\n", who, at)
 		}
-		if lines := memory.ContainBody(m.Text); lines != nil {
+		text, _ := secrets.Redact(m.Text) // secrets never land in memory, imported ones neither
+		if lines := memory.ContainBody(text); lines != nil {
 			b.WriteString("\n" + strings.Join(lines, "\n") + "\n")
 		}
 		for j, x := range m.Extras {

@@ -16,7 +16,7 @@ const IdentityBudget = 200
 const ShortBudget = 70
 
 // identityHeader introduces the list; the model loads a skill before use.
-const identityHeader = "Skills (call skill_load(name) for the instructions before using one):"
+const identityHeader = "Skills (call skill_read(name) for the instructions before using one):"
 
 // shortestDescription is the fewest characters of a description worth
 // showing; below it the list falls back to names only.
@@ -27,7 +27,7 @@ const shortestDescription = 24
 // tokens as counted by tokens (applied to each line as rendered, "- "
 // and newline included). Over budget it shortens every description
 // alike; if even the shortest do not fit, it lists names only, and as many
-// as fit, ending "and N more (skill_load lists them)". cut says what was
+// as fit, ending "and N more (skill_read() lists them)". cut says what was
 // shortened, "" when nothing was. The result depends only on the skills
 // (sorted by name, as Discover returns them), never on the time.
 func IdentityLines(skills []Skill, budget int, tokens func(string) int) (lines []string, cut string) {
@@ -71,12 +71,12 @@ func IdentityLines(skills []Skill, budget int, tokens func(string) int) (lines [
 		names[i] = s.Name
 	}
 	for k := len(names); k >= 0; k-- {
-		l := "Skills (call skill_load(name) for the instructions): " + strings.Join(names[:k], ", ")
+		l := "Skills (call skill_read(name) for the instructions): " + strings.Join(names[:k], ", ")
 		if k < len(names) {
 			if k > 0 {
 				l += ", "
 			}
-			l += fmt.Sprintf("and %d more (skill_load lists them)", len(names)-k)
+			l += fmt.Sprintf("and %d more (skill_read() lists them)", len(names)-k)
 		}
 		if cost([]string{l}) <= budget || k == 0 {
 			return []string{l}, fmt.Sprintf("skills: %d of %d named, without descriptions, to fit %d tokens", k, len(names), budget)

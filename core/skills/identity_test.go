@@ -42,7 +42,7 @@ func TestIdentityLinesTiers(t *testing.T) {
 	}
 	// Far over: names only, as many as fit, and how many more.
 	l, cut = IdentityLines(skillsN(60, 200), 120, quarter)
-	if len(l) != 1 || cost(l) > 120 || !strings.Contains(l[0], "skill-00, skill-01") || !strings.HasSuffix(l[0], "more (skill_load lists them)") {
+	if len(l) != 1 || cost(l) > 120 || !strings.Contains(l[0], "skill-00, skill-01") || !strings.HasSuffix(l[0], "more (skill_read() lists them)") {
 		t.Fatalf("names = %q (%d tokens)", l, cost(l))
 	}
 	var k, more int

@@ -24,7 +24,7 @@ const (
 	// reported as invalid rather than read into every listing.
 	MaxFileBytes = 256 << 10
 	// MaxBodyBytes caps what the model may save as a skill's body: a body
-	// this size comes back from skill_load whole (see MaxReadBytes).
+	// this size comes back from skill_read(name) whole (see MaxReadBytes).
 	MaxBodyBytes = 8 << 10
 )
 

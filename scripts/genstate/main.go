@@ -6,6 +6,12 @@
 // few thousand per transaction, until the file reaches the size asked for.
 //
 //	genstate -db WS/state.db -mb 400
+//
+// With -session, it writes one session of that name instead, of -turns
+// turns of two messages each (a question and its answer), for the
+// benchmark of a turn in a long session (scripts/bench-session.sh):
+//
+//	genstate -db WS/state.db -session long -turns 20000
 package main
 
 import (
@@ -39,23 +45,40 @@ var words = strings.Fields(`the a to of and in for on with my your is was be it 
 func main() {
 	db := flag.String("db", "", "state.db to grow (made by agent init)")
 	mb := flag.Int("mb", 10, "stop once the file is this many MB")
+	name := flag.String("session", "", "write one session of this name instead (with -turns)")
+	turns := flag.Int("turns", 20000, "the turns of the -session session")
 	flag.Parse()
 	if *db == "" {
-		fmt.Fprintln(os.Stderr, "usage: genstate -db WS/state.db -mb N")
+		fmt.Fprintln(os.Stderr, "usage: genstate -db WS/state.db -mb N | -session NAME -turns N")
 		os.Exit(2)
 	}
-	if err := grow(*db, int64(*mb)<<20); err != nil {
+	grower := func() error { return grow(*db, int64(*mb)<<20) }
+	if *name != "" {
+		grower = func() error { return one(*db, *name, *turns) }
+		plainTurns = true
+	}
+	if err := grower(); err != nil {
 		fmt.Fprintln(os.Stderr, "genstate:", err)
 		os.Exit(1)
 	}
 }
 
-func grow(path string, target int64) error {
-	db, err := sql.Open("sqlite3", sqlitedb.File(path, "mode=rw&_busy_timeout=10000&_txlock=immediate"))
+// one writes a single session of turns turns.
+func one(path, name string, turns int) error {
+	db, rng, text, err := open(path)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	at := time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC)
+	return session(db, name, turns, &at, rng, text)
+}
+
+func open(path string) (*sql.DB, *rand.Rand, func(int) string, error) {
+	db, err := sql.Open("sqlite3", sqlitedb.File(path, "mode=rw&_busy_timeout=10000&_txlock=immediate"))
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	text := func(n int) string {
 		var b strings.Builder
@@ -67,6 +90,15 @@ func grow(path string, target int64) error {
 		}
 		return b.String()
 	}
+	return db, rng, text, nil
+}
+
+func grow(path string, target int64) error {
+	db, rng, text, err := open(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
 	start := time.Date(2023, 11, 1, 8, 0, 0, 0, time.UTC)
 	at := start
 	for n := 0; ; n++ {
@@ -83,23 +115,25 @@ func grow(path string, target int64) error {
 				return nil
 			}
 		}
-		if err := session(db, n, &at, rng, text); err != nil {
+		if err := session(db, fmt.Sprintf("gen-%06d", n), 10+rng.IntN(51), &at, rng, text); err != nil {
 			return err
 		}
 	}
 }
 
-// session writes one session of 10-60 turns in one transaction.
-func session(db *sql.DB, n int, at *time.Time, rng *rand.Rand, text func(int) string) error {
+// plainTurns leaves out the tool calls: each turn is two messages.
+var plainTurns bool
+
+// session writes one session of turns turns in one transaction.
+func session(db *sql.DB, name string, turns int, at *time.Time, rng *rand.Rand, text func(int) string) error {
 	tx, err := db.Begin()
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	turns := 10 + rng.IntN(51)
 	ts := func() string { return at.Format(time.RFC3339Nano) }
 	*at = at.Add(time.Duration(2+rng.IntN(10)) * time.Hour)
-	res, err := tx.Exec(sqlInsertSession, fmt.Sprintf("gen-%06d", n), ts(), ts(), turns)
+	res, err := tx.Exec(sqlInsertSession, name, ts(), ts(), turns)
 	if err != nil {
 		return err
 	}
@@ -107,7 +141,7 @@ func session(db *sql.DB, n int, at *time.Time, rng *rand.Rand, text func(int) st
 	for i := 0; i < turns; i++ {
 		*at = at.Add(time.Duration(20+rng.IntN(300)) * time.Second)
 		msgs := [][3]string{{"user", text(80 + rng.IntN(400)), ""}}
-		if rng.IntN(5) == 0 {
+		if rng.IntN(5) == 0 && !plainTurns {
 			msgs = append(msgs, [3]string{"assistant", "", `[{"name":"memory_search","arguments":{"query":"` + text(12) + `"}}]`},
 				[3]string{"tool", text(300 + rng.IntN(900)), ""})
 		}
