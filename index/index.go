@@ -40,9 +40,8 @@ type Index struct {
 	warn func(string)
 	db   *sql.DB
 	ino  uint64 // inode db was opened on; a full rebuild elsewhere replaces the file
-	// needFull says why the next refresh must rebuild from scratch ("" when
-	// the index is usable).
-	needFull string
+	// full says whether the next refresh must rebuild from scratch, and why.
+	full fullRebuild
 	// monitor, when set, answers whether a fresh search needs its walk.
 	monitor ChangeMonitor
 	// asked is set during Reindex: the caller wants the index built.
@@ -60,6 +59,15 @@ type Index struct {
 	denseOff string
 }
 
+// fullRebuild is the decision that index.db cannot be used as it is and the
+// next refresh builds it anew, kept apart from what the user is told.
+type fullRebuild struct {
+	needed bool
+	why    string // the user's sentence: "index.db is corrupt (…)"
+}
+
+func rebuildBecause(why string) fullRebuild { return fullRebuild{needed: true, why: why} }
+
 // Open opens the workspace's index.db. A missing, corrupt, foreign or
 // other-version file is not an error: the next Refresh, Reindex or Search
 // rebuilds it, telling warn why. warn also hears about every file that
@@ -72,11 +80,11 @@ func Open(ctx context.Context, home string, warn func(string)) (*Index, error) {
 	// Even the first look at index.db is under the swap lock: a file
 	// replaced between the stat and the first query would otherwise be read
 	// as the orphan, with the new file's journal taken for its own.
-	if err := ix.lock.shared(); err != nil {
+	if err := ix.lock.hold(); err != nil {
 		return nil, err
 	}
 	err := ix.open(ctx)
-	ix.lock.unlock()
+	ix.lock.release()
 	if err != nil {
 		ix.lock.close()
 		return nil, err
@@ -90,16 +98,16 @@ func (ix *Index) open(ctx context.Context) error {
 		ix.db.Close()
 		ix.db = nil
 	}
-	ix.needFull = ""
+	ix.full = fullRebuild{}
 	// One leading outside is not written through: the rebuild renames a new
 	// file over the link itself.
 	if err := confined.Inside(ix.home, FileName); err != nil {
-		ix.needFull = fmt.Sprintf("%s is not usable (%v)", FileName, err)
+		ix.full = rebuildBecause(fmt.Sprintf("%s is not usable (%v)", FileName, err))
 		return nil
 	}
 	st, err := os.Stat(ix.path)
 	if errors.Is(err, os.ErrNotExist) {
-		ix.needFull = FileName + " missing"
+		ix.full = rebuildBecause(FileName + " missing")
 		return nil
 	}
 	if err != nil {
@@ -114,13 +122,13 @@ func (ix *Index) open(ctx context.Context) error {
 	}
 	switch {
 	case err != nil && isCorrupt(err):
-		ix.needFull = fmt.Sprintf("%s is corrupt (%v)", FileName, err)
+		ix.full = rebuildBecause(fmt.Sprintf("%s is corrupt (%v)", FileName, err))
 	case err != nil:
 		return fmt.Errorf("open index %s: %w", ix.path, err)
 	case appID != applicationID:
-		ix.needFull = FileName + " is not an agent index"
+		ix.full = rebuildBecause(FileName + " is not an agent index")
 	case version != schemaVersion:
-		ix.needFull = fmt.Sprintf("%s has schema version %d, this agent uses %d", FileName, version, schemaVersion)
+		ix.full = rebuildBecause(fmt.Sprintf("%s has schema version %d, this agent uses %d", FileName, version, schemaVersion))
 	}
 	return nil
 }
@@ -139,14 +147,14 @@ func (ix *Index) Close() error {
 // enter starts an operation: it takes the swap lock shared and makes sure
 // ix.db is the file now at index.db. The returned release ends it.
 func (ix *Index) enter(ctx context.Context) (release func(), err error) {
-	if err := ix.lock.shared(); err != nil {
+	if err := ix.lock.hold(); err != nil {
 		return nil, err
 	}
 	if err := ix.current(ctx); err != nil {
-		ix.lock.unlock()
+		ix.lock.release()
 		return nil, err
 	}
-	return ix.lock.unlock, nil
+	return ix.lock.release, nil
 }
 
 // current makes sure ix.db is the file now at index.db: another process's
@@ -157,12 +165,12 @@ func (ix *Index) current(ctx context.Context) error {
 	st, err := os.Stat(ix.path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		if ix.needFull == "" {
+		if !ix.full.needed {
 			if ix.db != nil {
 				ix.db.Close()
 				ix.db = nil
 			}
-			ix.needFull = FileName + " missing"
+			ix.full = rebuildBecause(FileName + " missing")
 		}
 		return nil
 	case err != nil:
@@ -175,7 +183,7 @@ func (ix *Index) current(ctx context.Context) error {
 
 // markCorrupt records that SQLite found the file damaged mid-operation.
 func (ix *Index) markCorrupt(err error) {
-	ix.needFull = fmt.Sprintf("%s is corrupt (%v)", FileName, err)
+	ix.full = rebuildBecause(fmt.Sprintf("%s is corrupt (%v)", FileName, err))
 }
 
 func isCorrupt(err error) bool { return sqlitedb.IsCorrupt(err) }

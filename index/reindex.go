@@ -102,13 +102,13 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int),
 	if err := ix.current(ctx); err != nil {
 		return Stats{}, err
 	}
-	if full || ix.needFull != "" {
+	if full || ix.full.needed {
 		switch {
-		case ix.needFull == "":
+		case !ix.full.needed:
 		case ix.db != nil:
-			ix.warn(ix.needFull + ": rebuilding it")
+			ix.warn(ix.full.why + ": rebuilding it")
 		case !ix.asked: // missing
-			ix.warn(ix.needFull + ": building it")
+			ix.warn(ix.full.why + ": building it")
 		}
 		return ix.rebuild(ctx, progress)
 	}
@@ -380,7 +380,7 @@ type keptNote struct {
 // has them; one being rebuilt because it is damaged or another version
 // does not.
 func (ix *Index) keptNotes(ctx context.Context, ents []entry) ([]keptNote, error) {
-	if ix.db == nil || ix.needFull != "" {
+	if ix.db == nil || ix.full.needed {
 		return nil, nil
 	}
 	var out []keptNote
@@ -475,24 +475,30 @@ func (ix *Index) build(ctx context.Context, path string, ents []entry, sum diges
 // exclusive SQLite lock on the old file, which first rolls back a hot
 // journal a crashed writer left (it must not be replayed into the new
 // file). Every later operation sees the new inode and reopens. The caller
-// holds the swap lock shared, as it is again on return.
-func (ix *Index) swap(ctx context.Context, tmpPath string) error {
-	if err := ix.lock.exclusive(); err != nil {
-		return err
+// holds the swap lock shared, as it does again on a nil return; on an error
+// the lock may be lost, and the caller's operation ends with the error.
+func (ix *Index) swap(ctx context.Context, tmpPath string) (err error) {
+	if err := ix.lock.upgrade(); err != nil {
+		return fmt.Errorf("reindex: %w", err)
 	}
-	defer ix.lock.shared()
+	defer func() {
+		if derr := ix.lock.downgrade(); derr != nil && err == nil {
+			err = fmt.Errorf("reindex: %w", derr)
+		}
+	}()
 	var unlock func()
 	if ix.db != nil {
+		// Best effort: a corrupt file can be neither locked nor in use.
 		conn, err := ix.db.Conn(ctx)
 		if err == nil {
 			if _, err := conn.ExecContext(ctx, "BEGIN EXCLUSIVE"); err == nil {
 				unlock = func() { conn.ExecContext(context.Background(), "ROLLBACK"); conn.Close() }
 			} else {
-				conn.Close() // a corrupt file cannot be locked, nor be in use
+				conn.Close()
 			}
 		}
 	}
-	err := os.Rename(tmpPath, ix.path)
+	err = os.Rename(tmpPath, ix.path)
 	if err == nil {
 		err = syncDir(ix.home)
 	}

@@ -21,7 +21,7 @@ func (ix *Index) Statements(ctx context.Context, query string, k int, snippets b
 	}
 	defer release()
 	if ix.db == nil {
-		return nil, fmt.Errorf("statements: %s", ix.needFull)
+		return nil, fmt.Errorf("statements: %s", ix.full.why)
 	}
 	p := buildPlan(query, false)
 	if len(p.subs) == 0 {

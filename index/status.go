@@ -38,8 +38,8 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	if err != nil {
 		return Status{}, fmt.Errorf("status %s: %w", ix.home, err)
 	}
-	if ix.needFull != "" {
-		return Status{Rebuild: ix.needFull, Changed: len(ents)}, nil
+	if ix.full.needed {
+		return Status{Rebuild: ix.full.why, Changed: len(ents)}, nil
 	}
 	st, m, err := ix.held(ctx)
 	if err != nil {
@@ -83,8 +83,8 @@ func (ix *Index) Summary(ctx context.Context) (Status, error) {
 		return Status{}, err
 	}
 	defer release()
-	if ix.needFull != "" {
-		return Status{Rebuild: ix.needFull}, nil
+	if ix.full.needed {
+		return Status{Rebuild: ix.full.why}, nil
 	}
 	st, _, err := ix.held(ctx)
 	return st, err

@@ -233,7 +233,7 @@ func (ix *Index) embedPrepare(ctx context.Context, id string, notice func(string
 		return 0, err
 	}
 	defer release()
-	if ix.needFull != "" {
+	if ix.full.needed {
 		if _, err := ix.update(ctx, false, nil, false); err != nil {
 			return 0, err
 		}

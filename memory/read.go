@@ -9,10 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -44,109 +41,6 @@ type Excerpt struct {
 	// only its beginning is in Lines.
 	Clipped bool
 	size    int // bytes in Lines, line ends counted
-}
-
-// Citation is a memory file reference as the model writes it, parsed.
-type Citation struct {
-	Path string // cleaned workspace-relative slash path
-	From int    // first line of a ":14-22" or ":14" suffix; 0 when none
-	To   int    // last line of the suffix; 0 when none
-}
-
-var (
-	rangeSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*?):(\d+)(?:\s*[-–]\s*(\d+))?$`) })
-	bareDate    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(\.md)?$`) })
-)
-
-// ParseCitation accepts a memory file as a model names it: a bare path
-// ("logs/2026-11-20.md"), a citation with a line range and a heading
-// ("logs/2026-11-20.md:14-22 › Trip planning"), wrapped in brackets, quotes
-// or backticks, with a leading "./", "memory.md" in any case, or a log's
-// bare date. It refuses, with ErrInvalid and a sentence the model can act
-// on, anything that is not a memory file of the workspace by its name:
-// absolute paths, "..", hidden names, SOUL.md, the databases, directories
-// and files other than MEMORY.md, logs/**/*.md and digests/**/*.md. Whether
-// the file exists and where its symlinks lead is for Read.
-func ParseCitation(s string) (Citation, error) {
-	var c Citation
-	s = strings.TrimSpace(s)
-	for prev := ""; s != prev; {
-		prev = s
-		s = strings.TrimSpace(strings.Trim(s, "`'\""))
-		for _, p := range []string{"[]", "()", "<>", "‹›"} {
-			open, close := string([]rune(p)[0]), string([]rune(p)[1])
-			if strings.HasPrefix(s, open) && strings.HasSuffix(s, close) {
-				s = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, open), close))
-			}
-		}
-	}
-	// The heading after "›" (or a plain ">") only names what the range holds.
-	if i := strings.Index(s, "›"); i >= 0 {
-		s = strings.TrimSpace(s[:i])
-	} else if i := strings.Index(s, " > "); i >= 0 {
-		s = strings.TrimSpace(s[:i])
-	}
-	if m := rangeSuffix().FindStringSubmatch(s); m != nil {
-		s = m[1]
-		c.From, _ = strconv.Atoi(m[2])
-		c.To = c.From
-		if m[3] != "" {
-			c.To, _ = strconv.Atoi(m[3])
-		}
-		if c.From == 0 {
-			c.From = 1
-		}
-		if c.To < c.From {
-			return c, fmt.Errorf("the line range %s-%s runs backwards; give from_line and lines instead: %w", m[2], m[3], ErrInvalid)
-		}
-	}
-	if s == "" {
-		return c, fmt.Errorf("no file named; give a path like MEMORY.md or logs/2026-11-20.md, or a date: %w", ErrInvalid)
-	}
-	if name, rest, ok := SplitSourcePath(s); ok {
-		c.Path = name + ":" + path.Clean(strings.TrimPrefix(rest, "./"))
-		return c, sourceNoteName(name, rest)
-	}
-	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, `\`) || filepath.IsAbs(s) || (len(s) > 1 && s[1] == ':') {
-		return c, fmt.Errorf("%q is an absolute path; name a memory file relative to the workspace, like logs/2026-11-20.md: %w", s, ErrInvalid)
-	}
-	for _, el := range strings.Split(s, "/") {
-		if el == ".." {
-			return c, fmt.Errorf("%q climbs out with \"..\"; only memory files inside the workspace can be read: %w", s, ErrInvalid)
-		}
-	}
-	rel := path.Clean(strings.TrimPrefix(s, "./"))
-	switch {
-	case strings.EqualFold(rel, memoryFile):
-		rel = memoryFile
-	case bareDate().MatchString(rel):
-		rel = logsDir + "/" + strings.TrimSuffix(rel, ".md") + ".md"
-	}
-	c.Path = rel
-	if err := memoryName(rel); err != nil {
-		return c, err
-	}
-	return c, nil
-}
-
-// sourceNoteName refuses a path inside the source name that is not one of
-// its notes: absolute, climbing out, hidden, or not markdown.
-func sourceNoteName(name, rel string) error {
-	if strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || filepath.IsAbs(rel) {
-		return fmt.Errorf("%s:%s is absolute; name a note relative to its source folder, like %s:projects/plan.md: %w", name, rel, name, ErrInvalid)
-	}
-	for _, el := range strings.Split(rel, "/") {
-		if el == ".." {
-			return fmt.Errorf("%s:%s climbs out with \"..\"; only notes inside the source folder can be read: %w", name, rel, ErrInvalid)
-		}
-		if strings.HasPrefix(el, ".") && el != "." {
-			return fmt.Errorf("%s:%s is a hidden file, not a note: %w", name, rel, ErrInvalid)
-		}
-	}
-	if !strings.HasSuffix(rel, ".md") {
-		return fmt.Errorf("%s:%s is not a markdown note; name one, like %s:projects/plan.md: %w", name, rel, name, ErrInvalid)
-	}
-	return nil
 }
 
 // memoryName refuses a cleaned relative name that is not a memory file.

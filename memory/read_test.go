@@ -27,6 +27,8 @@ func readWorkspace(t *testing.T, files map[string]string) string {
 	return home
 }
 
+// The accepted forms of ParseCitation's grammar, each production at least
+// once; the first rows are the forms models have been seen to write.
 func TestParseCitationAcceptsHowModelsWriteThem(t *testing.T) {
 	for _, tc := range []struct {
 		in       string
@@ -57,6 +59,18 @@ func TestParseCitationAcceptsHowModelsWriteThem(t *testing.T) {
 		{"logs/2026/trip.md:2-3", "logs/2026/trip.md", 2, 3},
 		{"digests/2026-W47.md", "digests/2026-W47.md", 0, 0},
 		{"logs//2026-11-20.md", "logs/2026-11-20.md", 0, 0},
+		// wrapped: every pair, nested, spaces inside
+		{"‹logs/2026-11-20.md:14-22›", "logs/2026-11-20.md", 14, 22},
+		{"<MEMORY.md>", "MEMORY.md", 0, 0},
+		{"'logs/2026-11-20.md'", "logs/2026-11-20.md", 0, 0},
+		{"[ ( `MEMORY.md:2` ) ]", "MEMORY.md", 2, 2},
+		// wrapped-ref heading
+		{"[logs/2026-11-20.md:14-22] › Trip planning", "logs/2026-11-20.md", 14, 22},
+		{"`MEMORY.md:3-5` > User Facts", "MEMORY.md", 3, 5},
+		// heading without spaces around "›"
+		{"logs/2026-11-20.md:14-22›Trip planning", "logs/2026-11-20.md", 14, 22},
+		// range: spaces around an en dash
+		{"2026-11-20.md:4 – 6", "logs/2026-11-20.md", 4, 6},
 	} {
 		c, err := ParseCitation(tc.in)
 		if err != nil {
@@ -94,6 +108,19 @@ func TestParseCitationRefusals(t *testing.T) {
 		{"skills/x/SKILL.md", "not a memory file"},
 		{"logs/notes.txt", "not a memory file"},
 		{"logs/2026-11-20.md:22-14", "runs backwards"},
+		{"logs/2026-11-20.md:0-0", "runs backwards"},
+		{"logs/2026-11-20.md:99999999999999999999", "too large a number"},
+		{"› Trip planning", "no file named"},
+		{"``", "no file named"},
+		// wrappers come in pairs
+		{`"MEMORY.md`, "not a memory file"},
+		{"[logs/2026-11-20.md:14-22", "not a memory file"},
+		// after the colon, a range or nothing
+		{"logs/2026-11-20.md:abc", "not a memory file"},
+		{"logs/2026-11-20.md:3-", "not a memory file"},
+		{"logs/2026-11-20.md:3-4-5", "not a memory file"},
+		{"logs/2026-11-20.md:-3", "not a memory file"},
+		{"2026-1-20", "not a memory file"},
 	} {
 		_, err := ParseCitation(tc.in)
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.says) {

@@ -14,24 +14,29 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3"
+
+	"agent/soul/revisions"
 )
 
-// openDB opens a real state.db with the settings core uses and this
-// package's migrations applied.
+// openDB opens a real state.db with the settings core uses and the
+// migrations of the revisions store and of this package applied, in core's
+// order.
 func openDB(t *testing.T, dir string) *sql.DB {
 	t.Helper()
 	db := openFile(t, filepath.Join(dir, "state.db"))
-	names, err := fs.Glob(Migrations, "migrations/*.sql")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no migrations: %v", err)
-	}
-	for _, n := range names {
-		body, err := fs.ReadFile(Migrations, n)
-		if err != nil {
-			t.Fatal(err)
+	for _, set := range []fs.FS{revisions.Migrations, Migrations} {
+		names, err := fs.Glob(set, "migrations/*.sql")
+		if err != nil || len(names) == 0 {
+			t.Fatalf("no migrations: %v", err)
 		}
-		if _, err := db.Exec(string(body)); err != nil {
-			t.Fatalf("apply %s: %v", n, err)
+		for _, n := range names {
+			body, err := fs.ReadFile(set, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(string(body)); err != nil {
+				t.Fatalf("apply %s: %v", n, err)
+			}
 		}
 	}
 	return db
@@ -118,7 +123,7 @@ func TestLoadRecordsInitialOnce(t *testing.T) {
 		t.Fatalf("history = %q", got)
 	}
 	r, err := s.Get(ctx, 1)
-	if err != nil || r.Content != initial || r.SHA256 != hash(initial) || r.CreatedAt.IsZero() {
+	if err != nil || r.Content != initial || r.SHA256 != revisions.Hash(initial) || r.CreatedAt.IsZero() {
 		t.Fatalf("Get(1) = %+v, %v", r, err)
 	}
 }
@@ -181,7 +186,7 @@ func TestSaveRefusals(t *testing.T) {
 		{"agent empty", " \n", Agent, "wipe"},
 		{"invalid utf8", "bad \xff", User, ""},
 		{"unknown author", "x", Author("model"), ""},
-		{"reason too long", "x", Agent, strings.Repeat("r", maxReasonRunes+1)},
+		{"reason too long", "x", Agent, strings.Repeat("r", revisions.MaxReasonRunes+1)},
 	} {
 		if _, err := s.Save(ctx, tc.content, tc.author, tc.reason); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: Save = %v, want ErrInvalid", tc.name, err)
@@ -252,9 +257,8 @@ func TestLoadErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not valid UTF-8") || !strings.Contains(err.Error(), "offset 2") {
 		t.Fatalf("Load of invalid UTF-8 = %v", err)
 	}
-	var n int
-	if err := s.db.QueryRow("SELECT count(*) FROM soul_revisions").Scan(&n); err != nil || n != 1 {
-		t.Fatalf("%d revisions: something was recorded from unreadable files (%v)", n-1, err)
+	if hist, err := s.revs.History(ctx, ""); err != nil || len(hist) != 1 {
+		t.Fatalf("%d revisions: something was recorded from unreadable files (%v)", len(hist)-1, err)
 	}
 }
 

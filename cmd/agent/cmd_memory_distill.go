@@ -358,11 +358,7 @@ func (a *app) runMemoryHistory(ctx context.Context, st *memrev.Store, _ []int64)
 	if err != nil {
 		return err
 	}
-	rows := make([]soulRevisionJSON, 0, len(hist))
-	for _, r := range hist {
-		rows = append(rows, soulRevisionJSON{r.ID, r.Author, r.Reason, jsonTime(r.CreatedAt), r.SHA256})
-	}
-	return a.printRevisions(rows)
+	return a.printRevisions(hist)
 }
 
 // runMemoryDiff: none, the last change; one, REV against the current

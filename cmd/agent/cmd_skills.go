@@ -347,15 +347,7 @@ func (a *app) runSkillsHistory(ctx context.Context, c skillsCall) error {
 	if len(hist) == 0 {
 		return &codedError{code: exitNotFound, err: fmt.Errorf("skill %s has no history: it is not in %s and never was", c.name, c.store.Dir())}
 	}
-	rows := make([]soulRevisionJSON, 0, len(hist))
-	for _, r := range hist {
-		reason := r.Reason
-		if r.Removed {
-			reason = "removed: " + reason
-		}
-		rows = append(rows, soulRevisionJSON{r.ID, string(r.Author), reason, jsonTime(r.CreatedAt), r.SHA256})
-	}
-	return a.printRevisions(rows)
+	return a.printRevisions(hist)
 }
 
 // runSkillsDiff compares two revisions of a skill, as soul diff does: with

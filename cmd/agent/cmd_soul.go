@@ -13,6 +13,7 @@ import (
 
 	"agent/core"
 	"agent/soul"
+	"agent/soul/revisions"
 )
 
 func (a *app) soulCommand() *cli.Command {
@@ -148,17 +149,21 @@ func (a *app) runSoulHistory(ctx context.Context, st *soul.Store, _ []int64) err
 	if err != nil {
 		return err
 	}
-	rows := make([]soulRevisionJSON, 0, len(hist))
-	for _, r := range hist {
-		rows = append(rows, soulRevisionJSON{r.ID, string(r.Author), r.Reason, jsonTime(r.CreatedAt), r.SHA256})
-	}
-	return a.printRevisions(rows)
+	return a.printRevisions(hist)
 }
 
-// printRevisions lists revisions (SOUL.md's, MEMORY.md's): JSON, a table
-// on a terminal, else one tab-separated record each (id, time, author,
-// reason).
-func (a *app) printRevisions(rows []soulRevisionJSON) error {
+// printRevisions lists revisions (SOUL.md's, MEMORY.md's, a skill's): JSON,
+// a table on a terminal, else one tab-separated record each (id, time,
+// author, reason). A removal's reason says so.
+func (a *app) printRevisions(hist []revisions.Revision) error {
+	rows := make([]soulRevisionJSON, 0, len(hist))
+	for _, r := range hist {
+		reason := r.Reason
+		if r.Removed {
+			reason = "removed: " + reason
+		}
+		rows = append(rows, soulRevisionJSON{r.ID, string(r.Author), reason, jsonTime(r.CreatedAt), r.SHA256})
+	}
 	switch {
 	case a.jsonOut:
 		return a.writeJSON(rows)

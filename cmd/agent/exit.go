@@ -17,6 +17,7 @@ import (
 	"agent/memory"
 	"agent/profile"
 	"agent/soul"
+	"agent/soul/revisions"
 )
 
 // Exit codes, as documented in the README (DESIGN.md "CLI contract").
@@ -81,6 +82,7 @@ var exitCodes = []struct {
 	{jobs.ErrNotFound, exitNotFound},
 	{skills.ErrInvalid, exitUsage},
 	{skills.ErrNotFound, exitNotFound},
+	{revisions.ErrInvalid, exitUsage},
 	{importer.ErrNotExport, exitUsage},
 	{importer.ErrInvalid, exitUsage},
 	{importer.ErrNotFound, exitNotFound},

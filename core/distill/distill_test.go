@@ -164,15 +164,19 @@ func TestInvalidCitationsDroppedAndCounted(t *testing.T) {
 		item("Flew to Lisbon.", "logs/2026-11-20.md:40-41", "flights to Lisbon for"), // past the end
 		item("Booked a hotel.", "logs/2026-11-20.md:4", "booked a hotel in Porto"),   // not in those lines
 		item("Something.", "MEMORY.md:1", "User Facts and things"),                   // not a log
+		// Starts inside the 7-line file and ends past it, with the quote on
+		// line 4: only the end check drops it (4-99 would also be over the
+		// 60-line cap, which drops it even without the end check).
+		item("Booked flights.", "logs/2026-11-20.md:4-9", "flights to Lisbon for 4 December"),
 	)
 	e.srv.Script(reply(t, items))
 	e.opts.Kind = distill.Week
-	// 3 kept, 4 dropped: mostly invalid, nothing written.
+	// 3 kept, 5 dropped: mostly invalid, nothing written.
 	res, err := distill.Run(context.Background(), e.opts)
 	if !errors.Is(err, distill.ErrMostlyInvalid) {
 		t.Fatalf("err = %v, want ErrMostlyInvalid", err)
 	}
-	want := map[string]int{distill.DropNoSource: 2, distill.DropOutOfRange: 1, distill.DropQuote: 1}
+	want := map[string]int{distill.DropNoSource: 2, distill.DropOutOfRange: 2, distill.DropQuote: 1}
 	if !reflect.DeepEqual(res[0].Items.Dropped, want) || res[0].Items.Kept != 3 || !res[0].Invalid {
 		t.Errorf("counts: %+v", res[0].Items)
 	}

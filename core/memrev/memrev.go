@@ -7,21 +7,17 @@ package memrev
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/rogpeppe/go-internal/diff"
-
 	"agent/memory"
+	"agent/soul/revisions"
 )
 
 // Migrations holds this package's state.db schema, applied by core.
@@ -34,14 +30,14 @@ const File = "MEMORY.md"
 
 // Authors of revisions.
 const (
-	User  = "user"
-	Agent = "agent"
+	User  = revisions.User
+	Agent = revisions.Agent
 )
 
 // Reasons recorded for revisions noticed rather than made.
 const (
-	ReasonInitial = "initial"
-	ReasonEdited  = "edited outside agent"
+	ReasonInitial = revisions.ReasonInitial
+	ReasonEdited  = revisions.ReasonEdited
 )
 
 // ErrNotFound is an unknown revision: memory's, which the CLI maps to exit 3.
@@ -53,39 +49,26 @@ type notFound string
 func (e notFound) Error() string        { return string(e) }
 func (e notFound) Is(target error) bool { return target == ErrNotFound }
 
-const (
-	qLatest   = `SELECT id, sha256 FROM memory_revisions ORDER BY id DESC LIMIT 1`
-	qInsert   = `INSERT INTO memory_revisions (content, sha256, author, reason, created_at) VALUES (?, ?, ?, ?, ?)`
-	qHistory  = `SELECT id, author, reason, created_at, sha256 FROM memory_revisions ORDER BY id DESC`
-	qRevision = `SELECT id, author, reason, created_at, sha256, content FROM memory_revisions WHERE id = ?`
-)
+// kind is MEMORY.md in the revisions store: one file, so no name.
+var kind = revisions.Kind{Key: "memory", NotFound: func(_ string, id int64) error {
+	return notFound(fmt.Sprintf("no memory revision %d (see: agent memory history)", id))
+}}
 
-// Revision is one recorded version of MEMORY.md.
-type Revision struct {
-	ID        int64
-	Author    string
-	Reason    string
-	CreatedAt time.Time
-	SHA256    string
-	Content   string // empty in History
-}
+// Revision is one recorded version of MEMORY.md (Name is always "").
+type Revision = revisions.Revision
 
 // Store records MEMORY.md's revisions. The db must use immediate write
 // transactions (core's does): a change runs while the transaction holds the
 // write lock, so two processes cannot interleave file and revision.
 type Store struct {
-	db   *sql.DB
+	revs *revisions.Store
 	home string
-	now  func() time.Time
 }
 
 // NewStore returns the store for the workspace at home; now is the clock
 // (time.Now if nil).
 func NewStore(db *sql.DB, home string, now func() time.Time) *Store {
-	if now == nil {
-		now = time.Now
-	}
-	return &Store{db: db, home: home, now: now}
+	return &Store{revs: revisions.New(db, kind, now), home: home}
 }
 
 // Sync records MEMORY.md as a user revision when it differs from the latest
@@ -93,9 +76,9 @@ func NewStore(db *sql.DB, home string, now func() time.Time) *Store {
 // (0 when there is no file and no revision).
 func (s *Store) Sync(ctx context.Context) (int64, error) {
 	var id int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.revs.Update(ctx, func(tx *revisions.Tx) error {
 		var err error
-		_, id, err = s.sync(ctx, tx)
+		_, id, err = s.sync(tx)
 		return err
 	})
 	if err != nil {
@@ -111,11 +94,10 @@ func (s *Store) Sync(ctx context.Context) (int64, error) {
 // as it was records nothing. If the process dies after the file is written
 // but before the commit, the next Sync records the change as an edit:
 // attributed to the user, but not lost.
-func (s *Store) Change(ctx context.Context, author, reason string, change func() error) (Revision, error) {
+func (s *Store) Change(ctx context.Context, author revisions.Author, reason string, change func() error) (Revision, error) {
 	var rev Revision
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		before, id, err := s.sync(ctx, tx)
-		if err != nil {
+	err := s.revs.Update(ctx, func(tx *revisions.Tx) error {
+		if _, _, err := s.sync(tx); err != nil {
 			return err
 		}
 		if err := change(); err != nil {
@@ -125,15 +107,11 @@ func (s *Store) Change(ctx context.Context, author, reason string, change func()
 		if err != nil {
 			return err
 		}
-		if after == before && id != 0 {
-			rev, err = getRevision(ctx, tx, id)
+		if cur, ok, err := tx.Holds("", after); err != nil || ok {
+			rev = cur
 			return err
 		}
-		id, err = s.insert(ctx, tx, after, author, reason)
-		if err != nil {
-			return err
-		}
-		rev, err = getRevision(ctx, tx, id)
+		rev, err = tx.Record("", after, author, reason, nil)
 		return err
 	})
 	return rev, err
@@ -145,27 +123,12 @@ func (s *Store) History(ctx context.Context) ([]Revision, error) {
 	if _, err := s.Sync(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, qHistory)
-	if err != nil {
-		return nil, fmt.Errorf("memory history: %w", err)
-	}
-	defer rows.Close()
-	var out []Revision
-	for rows.Next() {
-		var r Revision
-		var at string
-		if err := rows.Scan(&r.ID, &r.Author, &r.Reason, &at, &r.SHA256); err != nil {
-			return nil, fmt.Errorf("memory history: %w", err)
-		}
-		r.CreatedAt, _ = time.Parse(time.RFC3339Nano, at)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return s.revs.History(ctx, "")
 }
 
 // Get returns revision id with its content (ErrNotFound if none).
 func (s *Store) Get(ctx context.Context, id int64) (Revision, error) {
-	return getRevision(ctx, s.db, id)
+	return s.revs.Get(ctx, "", id)
 }
 
 // Revert restores revision id as a new user revision; history only grows,
@@ -182,7 +145,7 @@ func (s *Store) Revert(ctx context.Context, id int64) (Revision, error) {
 
 // Diff is a unified diff from old to new, "" when they are equal.
 func Diff(oldName, old, newName, new string) string {
-	return string(diff.Diff(oldName, []byte(old), newName, []byte(new)))
+	return revisions.Diff(oldName, old, newName, new)
 }
 
 // read returns MEMORY.md's content, "" when it does not exist.
@@ -198,78 +161,27 @@ func (s *Store) read() (string, error) {
 }
 
 // sync records the file as a user revision if it differs from the latest.
-func (s *Store) sync(ctx context.Context, tx *sql.Tx) (string, int64, error) {
+// A missing MEMORY.md is an empty one (memory's writers create it), and is
+// not recorded while there is no revision yet.
+func (s *Store) sync(tx *revisions.Tx) (string, int64, error) {
 	content, err := s.read()
 	if err != nil {
 		return "", 0, err
 	}
-	var id int64
-	var sum string
-	reason := ReasonEdited
-	switch err := tx.QueryRowContext(ctx, qLatest).Scan(&id, &sum); {
-	case errors.Is(err, sql.ErrNoRows):
-		if content == "" {
-			return "", 0, nil
+	if content == "" {
+		if _, ok, err := tx.Latest(""); err != nil || !ok {
+			return "", 0, err
 		}
-		reason = ReasonInitial
-	case err != nil:
-		return "", 0, err
-	case sum == hash(content):
-		return content, id, nil
 	}
-	id, err = s.insert(ctx, tx, content, User, reason)
+	id, err := tx.Notice("", content, true)
 	return content, id, err
-}
-
-func (s *Store) insert(ctx context.Context, tx *sql.Tx, content, author, reason string) (int64, error) {
-	reason = strings.Join(strings.Fields(reason), " ")
-	res, err := tx.ExecContext(ctx, qInsert, content, hash(content), author, reason, s.now().UTC().Format(time.RFC3339Nano))
-	if err != nil {
-		return 0, fmt.Errorf("record revision: %w", err)
-	}
-	return res.LastInsertId()
-}
-
-func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-func getRevision(ctx context.Context, q querier, id int64) (Revision, error) {
-	var r Revision
-	var at string
-	err := q.QueryRowContext(ctx, qRevision, id).Scan(&r.ID, &r.Author, &r.Reason, &at, &r.SHA256, &r.Content)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Revision{}, notFound(fmt.Sprintf("no memory revision %d (see: agent memory history)", id))
-	}
-	if err != nil {
-		return Revision{}, fmt.Errorf("memory revision %d: %w", id, err)
-	}
-	r.CreatedAt, _ = time.Parse(time.RFC3339Nano, at)
-	return r, nil
-}
-
-func hash(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
 }
 
 // AppendFact is memory.AppendFact recorded as a revision by author: the
 // hook every writer of facts uses (agent memory add, the REPL's /remember,
 // the memory_append tool), so each of their changes can be diffed and
 // reverted.
-func AppendFact(ctx context.Context, db *sql.DB, home, author, reason, text, section string, now func() time.Time) (memory.AppendResult, error) {
+func AppendFact(ctx context.Context, db *sql.DB, home string, author revisions.Author, reason, text, section string, now func() time.Time) (memory.AppendResult, error) {
 	var res memory.AppendResult
 	_, err := NewStore(db, home, now).Change(ctx, author, reason, func() error {
 		var err error

@@ -40,7 +40,7 @@ func TestRevisionsDiffRevert(t *testing.T) {
 	}
 	var got []string
 	for _, r := range hist {
-		got = append(got, r.Author+":"+r.Reason)
+		got = append(got, string(r.Author)+":"+r.Reason)
 	}
 	if want := "user:edited outside agent,agent:memory_append tool,user:initial"; strings.Join(got, ",") != want {
 		t.Fatalf("history %v, want %s", got, want)

@@ -2,9 +2,7 @@ package skills
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,44 +11,38 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/renameio/v2"
-	"github.com/rogpeppe/go-internal/diff"
+
+	"agent/soul/revisions"
 )
 
-// maxReasonRunes caps a revision's reason, which the model may write.
-const maxReasonRunes = 200
-
 // Author says who wrote a revision.
-type Author string
+type Author = revisions.Author
 
 // Authors of revisions. Edits made outside agent are the user's.
 const (
-	User  Author = "user"
-	Agent Author = "agent"
+	User  = revisions.User
+	Agent = revisions.Agent
 )
 
 // Reasons recorded for changes agent notices rather than makes.
 const (
-	ReasonInitial        = "initial"
-	ReasonEdited         = "edited outside agent"
-	ReasonRemovedOutside = "removed outside agent"
+	ReasonInitial        = revisions.ReasonInitial
+	ReasonEdited         = revisions.ReasonEdited
+	ReasonRemovedOutside = revisions.ReasonRemovedOutside
 )
 
 // Revision is one saved version of a workspace skill's SKILL.md, or its
 // removal.
-type Revision struct {
-	ID        int64
-	Name      string
-	Removed   bool
-	Author    Author
-	Reason    string
-	CreatedAt time.Time
-	SHA256    string // hex of Content
-	Content   string
-}
+type Revision = revisions.Revision
+
+// kind is the skills in the revisions store, one name per skill; revision
+// numbers count across all skills.
+var kind = revisions.Kind{Key: "skill", NotFound: func(name string, id int64) error {
+	return notFoundf("skill %s has no revision %d", name, id)
+}}
 
 // Store writes the workspace's skills (<home>/skills/NAME/SKILL.md) and keeps
 // every version in state.db. The db must use immediate write transactions
@@ -58,18 +50,14 @@ type Revision struct {
 // processes saving at once cannot interleave file and revision. Writes go
 // through os.Root at <home>/skills, so nothing outside it is ever written.
 type Store struct {
-	db   *sql.DB
+	revs *revisions.Store
 	home string
-	now  func() time.Time
 }
 
 // NewStore returns a Store for the workspace at home; now is the clock
 // (time.Now if nil).
 func NewStore(db *sql.DB, home string, now func() time.Time) *Store {
-	if now == nil {
-		now = time.Now
-	}
-	return &Store{db: db, home: home, now: now}
+	return &Store{revs: revisions.New(db, kind, now), home: home}
 }
 
 // Dir is the workspace's skills directory.
@@ -82,15 +70,15 @@ func (s *Store) file(name string) string { return filepath.Join(s.Dir(), name, F
 // removal. With no names it looks at every workspace skill, on disk or in
 // the history.
 func (s *Store) Sync(ctx context.Context, names ...string) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.revs.Update(ctx, func(tx *revisions.Tx) error {
 		if len(names) == 0 {
 			var err error
-			if names, err = s.knownNames(ctx, tx); err != nil {
+			if names, err = s.knownNames(tx); err != nil {
 				return err
 			}
 		}
 		for _, n := range names {
-			if _, _, err := s.sync(ctx, tx, n); err != nil {
+			if _, _, err := s.sync(tx, n); err != nil {
 				return err
 			}
 		}
@@ -100,7 +88,7 @@ func (s *Store) Sync(ctx context.Context, names ...string) error {
 
 // knownNames is every skill directory in <home>/skills with a SKILL.md,
 // and every name whose latest revision says it exists.
-func (s *Store) knownNames(ctx context.Context, tx *sql.Tx) ([]string, error) {
+func (s *Store) knownNames(tx *revisions.Tx) ([]string, error) {
 	set := map[string]bool{}
 	entries, err := os.ReadDir(s.Dir())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -114,20 +102,12 @@ func (s *Store) knownNames(ctx context.Context, tx *sql.Tx) ([]string, error) {
 			set[e.Name()] = true
 		}
 	}
-	rows, err := tx.QueryContext(ctx, qLiveNames)
+	live, err := tx.LiveNames()
 	if err != nil {
-		return nil, fmt.Errorf("skill history: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, fmt.Errorf("skill history: %w", err)
-		}
+	for _, n := range live {
 		set[n] = true
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("skill history: %w", err)
 	}
 	names := make([]string, 0, len(set))
 	for n := range set {
@@ -139,7 +119,7 @@ func (s *Store) knownNames(ctx context.Context, tx *sql.Tx) ([]string, error) {
 
 // sync brings the history of name up to the file on disk and returns the
 // file's content, or exists=false when there is none.
-func (s *Store) sync(ctx context.Context, tx *sql.Tx, name string) (content string, exists bool, err error) {
+func (s *Store) sync(tx *revisions.Tx, name string) (content string, exists bool, err error) {
 	b, err := os.ReadFile(s.file(name))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -148,24 +128,10 @@ func (s *Store) sync(ctx context.Context, tx *sql.Tx, name string) (content stri
 	default:
 		content, exists = string(b), true
 	}
-	var id int64
-	var sum string
-	var removed bool
-	err = tx.QueryRowContext(ctx, qLatest, name).Scan(&id, &sum, &removed)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return "", false, fmt.Errorf("skill %s history: %w", name, err)
+	if _, err := tx.Notice(name, content, exists); err != nil {
+		return "", false, err
 	}
-	none := errors.Is(err, sql.ErrNoRows)
-	err = nil
-	switch {
-	case exists && none:
-		_, err = s.insert(ctx, tx, name, content, false, User, ReasonInitial)
-	case exists && (removed || sum != hash(content)):
-		_, err = s.insert(ctx, tx, name, content, false, User, ReasonEdited)
-	case !exists && !none && !removed:
-		_, err = s.insert(ctx, tx, name, "", true, User, ReasonRemovedOutside)
-	}
-	return content, exists, err
+	return content, exists, nil
 }
 
 // Save writes the skill name with description and body, by author, as one
@@ -190,8 +156,8 @@ func (s *Store) Save(ctx context.Context, name, description, body string, author
 		return Revision{}, invalidf("skill %s: the body is %d bytes; the limit is %d", name, len(body), MaxBodyBytes)
 	}
 	var rev Revision
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		cur, _, err := s.sync(ctx, tx, name)
+	err := s.revs.Update(ctx, func(tx *revisions.Tx) error {
+		cur, _, err := s.sync(tx, name)
 		if err != nil {
 			return err
 		}
@@ -202,7 +168,7 @@ func (s *Store) Save(ctx context.Context, name, description, body string, author
 		if _, err := Parse(name, []byte(content)); err != nil {
 			return err
 		}
-		rev, err = s.write(ctx, tx, name, content, author, reason)
+		rev, err = s.write(tx, name, content, author, reason)
 		return err
 	})
 	if err != nil {
@@ -221,12 +187,12 @@ func (s *Store) SaveFile(ctx context.Context, name, content string, author Autho
 		return Revision{}, fmt.Errorf("save skill %s: %w", name, err)
 	}
 	var rev Revision
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		if _, _, err := s.sync(ctx, tx, name); err != nil {
+	err := s.revs.Update(ctx, func(tx *revisions.Tx) error {
+		if _, _, err := s.sync(tx, name); err != nil {
 			return err
 		}
 		var err error
-		rev, err = s.write(ctx, tx, name, content, author, reason)
+		rev, err = s.write(tx, name, content, author, reason)
 		return err
 	})
 	if err != nil {
@@ -238,31 +204,18 @@ func (s *Store) SaveFile(ctx context.Context, name, content string, author Autho
 // write records content as a revision and writes the file, inside tx (a
 // failed write rolls the row back). Saving what the file holds records
 // nothing and returns the current revision. The caller has synced name.
-func (s *Store) write(ctx context.Context, tx *sql.Tx, name, content string, author Author, reason string) (Revision, error) {
+func (s *Store) write(tx *revisions.Tx, name, content string, author Author, reason string) (Revision, error) {
 	if author != User && author != Agent {
 		return Revision{}, invalidf("unknown author %q (user or agent)", author)
 	}
-	reason, err := normaliseReason(reason)
+	reason, err := checkReason(reason)
 	if err != nil {
 		return Revision{}, err
 	}
-	var id int64
-	var sum string
-	var removed bool
-	err = tx.QueryRowContext(ctx, qLatest, name).Scan(&id, &sum, &removed)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return Revision{}, err
+	if cur, ok, err := tx.Holds(name, content); err != nil || ok {
+		return cur, err
 	}
-	if err == nil && !removed && sum == hash(content) {
-		return getRevision(ctx, tx, name, id)
-	}
-	if id, err = s.insert(ctx, tx, name, content, false, author, reason); err != nil {
-		return Revision{}, err
-	}
-	if err := s.writeFile(name, content); err != nil {
-		return Revision{}, err
-	}
-	return getRevision(ctx, tx, name, id)
+	return tx.Record(name, content, author, reason, func() error { return s.writeFile(name, content) })
 }
 
 // writeFile replaces <home>/skills/name/SKILL.md atomically, through an
@@ -307,32 +260,12 @@ func (s *Store) History(ctx context.Context, name string) ([]Revision, error) {
 	if err := s.Sync(ctx, name); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, qHistory, name)
-	if err != nil {
-		return nil, fmt.Errorf("skill %s history: %w", name, err)
-	}
-	defer rows.Close()
-	var out []Revision
-	for rows.Next() {
-		var r Revision
-		var at string
-		if err := rows.Scan(&r.ID, &r.Name, &r.Removed, &r.Author, &r.Reason, &at, &r.SHA256); err != nil {
-			return nil, fmt.Errorf("skill %s history: %w", name, err)
-		}
-		if r.CreatedAt, err = parseTime(at); err != nil {
-			return nil, fmt.Errorf("skill %s history: revision %d: %w", name, r.ID, err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("skill %s history: %w", name, err)
-	}
-	return out, nil
+	return s.revs.History(ctx, name)
 }
 
 // Get returns revision id of name with its content.
 func (s *Store) Get(ctx context.Context, name string, id int64) (Revision, error) {
-	return getRevision(ctx, s.db, name, id)
+	return s.revs.Get(ctx, name, id)
 }
 
 // Revert restores revision id of name as a new user revision; it also
@@ -340,18 +273,18 @@ func (s *Store) Get(ctx context.Context, name string, id int64) (Revision, error
 // nothing.
 func (s *Store) Revert(ctx context.Context, name string, id int64) (Revision, error) {
 	var rev Revision
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		old, err := getRevision(ctx, tx, name, id)
+	err := s.revs.Update(ctx, func(tx *revisions.Tx) error {
+		old, err := tx.Get(name, id)
 		if err != nil {
 			return err
 		}
 		if old.Removed {
 			return invalidf("revision %d of skill %s is its removal; revert to a revision before it", id, name)
 		}
-		if _, _, err := s.sync(ctx, tx, name); err != nil {
+		if _, _, err := s.sync(tx, name); err != nil {
 			return err
 		}
-		rev, err = s.write(ctx, tx, name, old.Content, User, fmt.Sprintf("revert to revision %d", id))
+		rev, err = s.write(tx, name, old.Content, User, fmt.Sprintf("revert to revision %d", id))
 		return err
 	})
 	if err != nil {
@@ -376,38 +309,33 @@ func (s *Store) Remove(ctx context.Context, name string, author Author, reason s
 		return Removal{}, err
 	}
 	var out Removal
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		_, exists, err := s.sync(ctx, tx, name)
+	err := s.revs.Update(ctx, func(tx *revisions.Tx) error {
+		_, exists, err := s.sync(tx, name)
 		if err != nil {
 			return err
 		}
 		if !exists {
 			return notFoundf("no skill %s in %s", name, s.Dir())
 		}
-		if reason, err = normaliseReason(reason); err != nil {
+		if reason, err = checkReason(reason); err != nil {
 			return err
 		}
-		id, err := s.insert(ctx, tx, name, "", true, author, reason)
-		if err != nil {
-			return err
-		}
-		root, err := os.OpenRoot(s.Dir())
-		if err != nil {
-			return err
-		}
-		defer root.Close()
-		if err := root.Remove(filepath.Join(name, FileName)); err != nil {
-			return fmt.Errorf("remove %s: %w", s.file(name), err)
-		}
-		if err := root.Remove(name); err != nil {
-			// Not empty: the rest is the user's. An unreadable listing
-			// only leaves Left empty.
-			out.Left, _, _ = Files(Skill{Name: name, Dir: filepath.Join(s.Dir(), name)})
-		}
-		if err := syncDir(root, "."); err != nil {
-			return err
-		}
-		out.Revision, err = getRevision(ctx, tx, name, id)
+		out.Revision, err = tx.RecordRemoval(name, author, reason, func() error {
+			root, err := os.OpenRoot(s.Dir())
+			if err != nil {
+				return err
+			}
+			defer root.Close()
+			if err := root.Remove(filepath.Join(name, FileName)); err != nil {
+				return fmt.Errorf("remove %s: %w", s.file(name), err)
+			}
+			if err := root.Remove(name); err != nil {
+				// Not empty: the rest is the user's. An unreadable listing
+				// only leaves Left empty.
+				out.Left, _, _ = Files(Skill{Name: name, Dir: filepath.Join(s.Dir(), name)})
+			}
+			return syncDir(root, ".")
+		})
 		return err
 	})
 	if err != nil {
@@ -418,77 +346,14 @@ func (s *Store) Remove(ctx context.Context, name string, author Author, reason s
 
 // Diff returns a unified diff from old to new, "" when they are equal.
 func Diff(oldName, old, newName, new string) string {
-	return string(diff.Diff(oldName, []byte(old), newName, []byte(new)))
+	return revisions.Diff(oldName, old, newName, new)
 }
 
-func (s *Store) insert(ctx context.Context, tx *sql.Tx, name, content string, removed bool, author Author, reason string) (int64, error) {
-	res, err := tx.ExecContext(ctx, qInsertRevision, name, content, removed, hash(content), string(author), reason, formatTime(s.now()))
+// checkReason folds a reason the model may write, in this package's errors.
+func checkReason(reason string) (string, error) {
+	r, err := revisions.CheckReason(reason)
 	if err != nil {
-		return 0, fmt.Errorf("record revision of skill %s: %w", name, err)
-	}
-	return res.LastInsertId()
-}
-
-func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-// querier is what *sql.DB and *sql.Tx have in common.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-func getRevision(ctx context.Context, q querier, name string, id int64) (Revision, error) {
-	var r Revision
-	var at string
-	err := q.QueryRowContext(ctx, qRevision, id, name).Scan(&r.ID, &r.Name, &r.Removed, &r.Author, &r.Reason, &at, &r.SHA256, &r.Content)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Revision{}, notFoundf("skill %s has no revision %d", name, id)
-	}
-	if err != nil {
-		return Revision{}, fmt.Errorf("skill %s revision %d: %w", name, id, err)
-	}
-	if r.CreatedAt, err = parseTime(at); err != nil {
-		return Revision{}, fmt.Errorf("skill %s revision %d: %w", name, id, err)
+		return "", invalidf("%v", err)
 	}
 	return r, nil
-}
-
-// normaliseReason folds a reason onto one trimmed line: the model may write
-// it, so line breaks and control characters become single spaces.
-func normaliseReason(s string) (string, error) {
-	if !utf8.ValidString(s) {
-		return "", invalidf("the reason is not valid UTF-8")
-	}
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.In(r, unicode.Cc, unicode.Cf)
-	}), " ")
-	if n := utf8.RuneCountInString(s); n > maxReasonRunes {
-		return "", invalidf("the reason is %d characters; the limit is %d", n, maxReasonRunes)
-	}
-	return s, nil
-}
-
-func hash(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
-}
-
-// Times are stored as RFC 3339 in UTC, so they sort as text.
-func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
-
-func parseTime(s string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("bad timestamp %q: %w", s, err)
-	}
-	return t, nil
 }

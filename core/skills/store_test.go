@@ -14,22 +14,27 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3"
+
+	"agent/soul/revisions"
 )
 
-// newStore is a Store over a real state.db (this package's migrations, the
-// connection settings core uses) for a workspace at a temp home.
+// newStore is a Store over a real state.db (the revisions store's and this
+// package's migrations, in core's order; the connection settings core uses)
+// for a workspace at a temp home.
 func newStore(t *testing.T) (*Store, string) {
 	t.Helper()
 	home := t.TempDir()
 	db := openDB(t, filepath.Join(home, "state.db"))
-	names, err := fs.Glob(Migrations, "migrations/*.sql")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no migrations: %v", err)
-	}
-	for _, n := range names {
-		body, _ := fs.ReadFile(Migrations, n)
-		if _, err := db.Exec(string(body)); err != nil {
-			t.Fatalf("apply %s: %v", n, err)
+	for _, set := range []fs.FS{revisions.Migrations, Migrations} {
+		names, err := fs.Glob(set, "migrations/*.sql")
+		if err != nil || len(names) == 0 {
+			t.Fatalf("no migrations: %v", err)
+		}
+		for _, n := range names {
+			body, _ := fs.ReadFile(set, n)
+			if _, err := db.Exec(string(body)); err != nil {
+				t.Fatalf("apply %s: %v", n, err)
+			}
 		}
 	}
 	var mu sync.Mutex

@@ -1,0 +1,4 @@
+-- MEMORY.md's revisions move, numbers and all, into the one revisions table.
+INSERT INTO revisions (kind, id, name, content, removed, sha256, author, reason, created_at)
+    SELECT 'memory', id, '', content, 0, sha256, author, reason, created_at FROM memory_revisions;
+DROP TABLE memory_revisions;
