@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
+	"agent/core/distill"
 	"agent/memory"
 	"agent/profile"
 	"agent/prompts"
@@ -39,6 +39,14 @@ type Chat struct {
 	KeepAlive  time.Duration // 0: unload the model after each reply, as Ollama means it
 	RecallK    int
 	NoLog      bool // do not append finished turns to today's log
+	// AutoCompact compacts the session after a turn whose window dropped
+	// turns not yet summarised (a setting, off by default: see Compact).
+	AutoCompact bool
+	// CompactModel writes the summaries (nil: the chat's model, through
+	// DistillModel).
+	CompactModel distill.Model
+	// compacting, during Compact, builds the window with the summary's room.
+	compacting bool
 	// Placement is where recall goes (PlacementExchange when empty).
 	Placement string
 	// Identity lists the capabilities that show themselves in the identity
@@ -153,6 +161,9 @@ type turn struct {
 	assembled *Assembled
 	request   string // requestText of the assembled messages
 	cpt       float64
+	// extends says the request begins with the session's last one whole:
+	// the model's cache holds all of that (false on a window move).
+	extends bool
 }
 
 // Assemble builds exactly the context a turn would send for message, without
@@ -216,6 +227,10 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 			return nil, err
 		}
 	}
+	compacted, compactedSource, err := c.loadSummary(ctx, s)
+	if err != nil {
+		return nil, err
+	}
 	prev, hasPrev, err := c.Sessions.Previous(ctx, *s)
 	if err != nil {
 		return nil, err
@@ -244,7 +259,6 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	if r.err != nil {
 		c.notify("memory recall skipped: " + r.err.Error())
 	}
-	r.hits = withoutSession(r.hits, s.Name)
 	if t.cpt, err = c.Sessions.CharsPerToken(ctx, c.ModelName); err != nil {
 		return nil, err
 	}
@@ -264,6 +278,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
 		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message, ToolsChars: tools.BuiltinChars,
+		Summary: compacted, SummarySource: compactedSource, ReserveSummary: c.compacting,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
 	if t.assembled, err = assemble(in); err != nil {
@@ -278,6 +293,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 			return nil, err
 		}
 		t.assembled.PrefixReuse = sharedPrefix(last, t.request)
+		t.extends = t.assembled.PrefixReuse == len(last)
 	}
 	return t, nil
 }
@@ -463,6 +479,9 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	if c.Memory != nil && (logged || len(res.ToolCalls) > 0) {
 		c.Memory.Wrote()
 	}
+	if c.AutoCompact && !t.extends && windowCut(t.assembled) {
+		c.autoCompact(store, s)
+	}
 	return res, nil
 }
 
@@ -491,19 +510,6 @@ func toolCallNames(calls []ToolCall) string {
 		names[i] = c.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-// withoutSession drops the hits that are this session's own logged turns:
-// they are the conversation, which the window carries or deliberately left
-// behind; recalled back, each would be stored again with the next exchange
-// and the history would fill with copies of itself. memory_search still
-// finds them.
-func withoutSession(hits []Recalled, session string) []Recalled {
-	if session == "" {
-		return hits
-	}
-	suffix := turnHeadingMark + session
-	return slices.DeleteFunc(hits, func(h Recalled) bool { return strings.HasSuffix(h.Heading, suffix) })
 }
 
 // turnHeadingMark separates a logged turn's time from its session name.

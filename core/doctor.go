@@ -27,8 +27,8 @@ type DoctorCheck struct {
 }
 
 // DoctorReport is the outcome of every check, in a fixed order:
-// workspace, state.db, SOUL.md, MEMORY.md, index, skills, integrations,
-// jobs, ollama, model.
+// workspace, state.db, SOUL.md, MEMORY.md, index, skills, secrets,
+// integrations, jobs, ollama, model.
 type DoctorReport struct {
 	OK     bool          `json:"ok"`
 	Checks []DoctorCheck `json:"checks"`
@@ -67,6 +67,7 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 		add(doctorFile(home, MemoryFile))
 		add(doctorIndex(ctx, home))
 		add(doctorSkills(home))
+		add(doctorSecrets(home))
 		if openErr != nil {
 			for _, name := range []string{"integrations", "jobs"} {
 				add(notChecked(name, openErr.Error(), "agent doctor (see the state.db line)"))
@@ -76,7 +77,7 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 			add(DoctorJobs(ctx, state))
 		}
 	} else {
-		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills", "integrations", "jobs"} {
+		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills", "secrets", "integrations", "jobs"} {
 			add(notChecked(name, "no workspace", "agent init"))
 		}
 	}

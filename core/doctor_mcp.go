@@ -18,8 +18,8 @@ const doctorMCPTimeout = 10 * time.Second
 // does (and, like it, what it finds is cached in state.db), then stopped. A
 // chat never stops for a broken integration (it goes on without its tools),
 // so doctor is where one is seen: a malformed mcp.json, a misconfigured
-// entry or a server that fails to start fails the check, each named with
-// its error.
+// entry, a server not approved (which doctor does not start either) or one
+// that fails to start fails the check, each named with its error.
 func doctorIntegrations(ctx context.Context, ws *Workspace) DoctorCheck {
 	c := DoctorCheck{Name: "integrations"}
 	m, err := mcp.Open(ctx, mcp.Options{Home: ws.Home, Store: mcp.NewStore(ws.State, nil), StartTimeout: doctorMCPTimeout})
@@ -40,7 +40,10 @@ func doctorIntegrations(ctx context.Context, ws *Workspace) DoctorCheck {
 			continue
 		}
 		why := s.LastError
-		if why == "" {
+		switch {
+		case s.State == mcp.StateNotApproved:
+			why = "not approved (agent mcp approve " + s.Name + ")"
+		case why == "":
 			why = s.State
 		}
 		bad = append(bad, s.Name+": "+oneLine(why, 160))
@@ -51,6 +54,6 @@ func doctorIntegrations(ctx context.Context, ws *Workspace) DoctorCheck {
 	}
 	c.Detail = fmt.Sprintf("%d of %s unavailable (chats go on without their tools): %s",
 		len(bad), doctorPlural(len(bad)+len(ok), "integration"), strings.Join(bad, "; "))
-	c.Fix = "agent mcp list shows each server's state and its log; agent mcp remove NAME drops one"
+	c.Fix = "agent mcp list shows each server's state and its log; agent mcp approve NAME lets one run; agent mcp remove NAME drops one"
 	return c
 }

@@ -68,7 +68,7 @@ func TestDoctorAllOK(t *testing.T) {
 			t.Errorf("check %+v: want ok, a detail and no fix", c)
 		}
 	}
-	if got := strings.Join(names, " "); got != "workspace state.db SOUL.md MEMORY.md index skills integrations jobs ollama model" {
+	if got := strings.Join(names, " "); got != "workspace state.db SOUL.md MEMORY.md index skills secrets integrations jobs ollama model" {
 		t.Errorf("checks in order %q", got)
 	}
 	if d := doctorCheckNamed(t, rep, "model").Detail; d != "llama3.2:latest, context length 131072, llama 3.2B Q4_K_M" {
@@ -93,10 +93,26 @@ func TestDoctorIntegrations(t *testing.T) {
 	ctx := context.Background()
 	home := doctorHome(t)
 	o, _ := newFakeOllama(t)
+	// writeMCP writes mcp.json and approves its servers, as `agent mcp add`
+	// would have.
 	writeMCP := func(js string) {
 		t.Helper()
 		if err := os.WriteFile(filepath.Join(home, mcp.ConfigFile), []byte(js), 0o600); err != nil {
 			t.Fatal(err)
+		}
+		cfg, err := mcp.LoadConfig(filepath.Join(home, mcp.ConfigFile))
+		if err != nil {
+			return // the malformed case: nothing to approve
+		}
+		ws, err := core.Open(ctx, home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ws.Close()
+		for _, name := range cfg.Names() {
+			if err := mcp.NewStore(ws.State, nil).Approve(ctx, cfg.Servers[name]); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	self, _ := json.Marshal(os.Args[0])
@@ -158,7 +174,7 @@ func TestDoctorOllamaDown(t *testing.T) {
 	if c := doctorCheckNamed(t, rep, "model"); c.OK || c.Detail != "not checked: Ollama unreachable" {
 		t.Errorf("model check = %+v", c)
 	}
-	if err := rep.Err(); !errors.Is(err, core.ErrModelUnavailable) || err.Error() != "doctor: 2 of 10 checks failed (Ollama or the model)" {
+	if err := rep.Err(); !errors.Is(err, core.ErrModelUnavailable) || err.Error() != "doctor: 2 of 11 checks failed (Ollama or the model)" {
 		t.Errorf("Err() = %v", err)
 	}
 }
@@ -169,8 +185,8 @@ func TestDoctorBadOllamaHost(t *testing.T) {
 	home := doctorHome(t)
 	t.Setenv("OLLAMA_HOST", "ftp://127.0.0.1:1")
 	rep := core.Doctor(context.Background(), home, "llama3.2", nil)
-	if len(rep.Checks) != 10 {
-		t.Fatalf("%d checks, want 10: %+v", len(rep.Checks), rep)
+	if len(rep.Checks) != 11 {
+		t.Fatalf("%d checks, want 11: %+v", len(rep.Checks), rep)
 	}
 	if c := doctorCheckNamed(t, rep, "ollama"); c.OK || !strings.Contains(c.Detail, "scheme must be http or https") || c.Fix == "" {
 		t.Errorf("ollama check = %+v", c)

@@ -37,7 +37,27 @@ type IdentityBlock struct {
 	// Short is a shorter form of Lines (nil: none), used when the whole
 	// section would pass identityBudget.
 	Short []string
+	// Quoted, when set, marks the lines past its first Head as words the
+	// model or the user wrote that every later prompt replays (a skill's
+	// description, a reminder): they are rendered inside a memory fence,
+	// neutralised, as recalled memory is, so none reads as this prompt's own.
+	Quoted *Quoted
 }
+
+// Quoted names the writer of an identity block's quoted lines: the fence's
+// source and by attributes, and how many leading lines are this program's
+// own words and stay outside it (a header).
+type Quoted struct {
+	Source, By string
+	Head       int
+}
+
+// Who wrote the quoted text, as a fence's by attribute says it.
+const (
+	ByModel        = "model"
+	ByModelOrUser  = "model or user"
+	ByUserAndModel = "user and model"
+)
 
 // IdentitySource is a capability that shows itself in the identity section
 // (skills, integrations, reminders, jobs, digests). Its lines must depend
@@ -76,8 +96,9 @@ const (
 // identitySection renders the facts within identityBudget. Over it, parts
 // take their short form one at a time, least needed first — the last
 // session's quotes, then recent context, jobs, pending, skills and
-// integrations (reverse section order) — until it fits; cuts names what
-// was shortened, for `agent prompt`. It is a pure function of the facts,
+// integrations (reverse section order), then the last session's quotes go
+// altogether — until it fits; cuts names what was shortened, for `agent
+// prompt`. It is a pure function of the facts,
 // so the same state always gives the same bytes.
 func identitySection(f identityFacts) (section string, cuts []string) {
 	est := newEstimator(0)
@@ -100,6 +121,13 @@ func identitySection(f identityFacts) (section string, cuts []string) {
 			blocks[i].Lines, blocks[i].Short, blocks[i].Cut = blocks[i].Short, nil, ""
 			section = renderIdentity(f, blocks, quote)
 			shortened = append(shortened, strings.ToLower(sec))
+		}
+	}
+	if est.tokens(section) > identityBudget && quote > 0 && f.Last != nil && f.Last.LastUser != "" {
+		quote = 0
+		section = renderIdentity(f, blocks, quote)
+		if !slices.Contains(shortened, "last session") {
+			shortened = append(shortened, "last session")
 		}
 	}
 	for _, b := range blocks {
@@ -132,42 +160,72 @@ func renderIdentity(f identityFacts, blocks []IdentityBlock, quote int) string {
 		f.Today.Format("Monday, 2 January 2006"), zone, f.Started.Format("15:04"))
 	fmt.Fprintf(&b, "- Model: %s, context window %d tokens.\n", f.Model, f.NumCtx)
 
-	lines := map[string][]string{}
+	items := map[string][]string{} // each section's rendered lines and fences
+	add := func(sec string, lines []string, q *Quoted) {
+		head := len(lines)
+		if q != nil {
+			head = min(q.Head, len(lines))
+		}
+		var b strings.Builder
+		for _, l := range lines[:head] {
+			b.WriteString("- " + strings.TrimSpace(l) + "\n")
+		}
+		if head < len(lines) {
+			b.WriteString(quotedLines(q, lines[head:]))
+		}
+		if b.Len() > 0 {
+			items[sec] = append(items[sec], b.String())
+		}
+	}
 	if len(f.Tools) > 0 {
-		lines[SectionCapabilities] = append(lines[SectionCapabilities], "Tools: "+strings.Join(f.Tools, ", ")+".")
+		add(SectionCapabilities, []string{"Tools: " + strings.Join(f.Tools, ", ") + "."}, nil)
 	}
 	if f.Last == nil {
-		lines[SectionRecent] = append(lines[SectionRecent], "Last session: none; this is the first conversation.")
+		add(SectionRecent, []string{"Last session: none; this is the first conversation."}, nil)
 	} else {
-		l := fmt.Sprintf("Last session: %q, %s.", f.Last.Name, f.Last.UpdatedAt.In(f.Today.Location()).Format("Mon 2 Jan 15:04"))
-		if f.Last.LastUser != "" {
-			l += fmt.Sprintf(" The user said: %q", oneLine(f.Last.LastUser, quote))
+		lines := []string{fmt.Sprintf("Last session: %q, %s.", f.Last.Name, f.Last.UpdatedAt.In(f.Today.Location()).Format("Mon 2 Jan 15:04"))}
+		if f.Last.LastUser != "" && quote > 0 {
+			lines = append(lines, fmt.Sprintf("The user said: %q", oneLine(f.Last.LastUser, quote)))
 			if f.Last.LastAssistant != "" {
-				l += fmt.Sprintf(" You answered: %q", oneLine(f.Last.LastAssistant, quote))
+				lines = append(lines, fmt.Sprintf("You answered: %q", oneLine(f.Last.LastAssistant, quote)))
 			}
 		}
-		lines[SectionRecent] = append(lines[SectionRecent], l)
+		add(SectionRecent, lines, &Quoted{Source: "last session", By: ByUserAndModel, Head: 1})
 	}
 	order := append([]string(nil), identitySections...)
 	for _, blk := range blocks {
-		if _, known := lines[blk.Section]; !known && !slices.Contains(order, blk.Section) {
+		if !slices.Contains(order, blk.Section) {
 			order = append(order, blk.Section)
 		}
-		lines[blk.Section] = append(lines[blk.Section], blk.Lines...)
+		add(blk.Section, blk.Lines, blk.Quoted)
 	}
 	for _, sec := range order {
-		if len(lines[sec]) == 0 {
+		if len(items[sec]) == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n", sec)
-		for _, l := range lines[sec] {
-			b.WriteString("- ")
-			b.WriteString(strings.TrimSpace(l))
-			b.WriteString("\n")
+		for _, it := range items[sec] {
+			b.WriteString(it)
 		}
 	}
 	return b.String()
 }
+
+// quotedLines fences lines others wrote as recallBlock fences a note: the
+// same tag, and by says who wrote them. The sources neutralise their text
+// (oneLine); the angle brackets are replaced here once more, so that even a
+// source that forgot cannot close the fence.
+func quotedLines(q *Quoted, lines []string) string {
+	var b strings.Builder
+	b.WriteString("<memory source=\"" + neutralise(q.Source) + "\" by=\"" + neutralise(q.By) + "\">\n")
+	for _, l := range lines {
+		b.WriteString("- " + strings.TrimSpace(fenceSafe.Replace(l)) + "\n")
+	}
+	b.WriteString("</memory>\n")
+	return b.String()
+}
+
+var fenceSafe = strings.NewReplacer("<", "‹", ">", "›")
 
 // timeNote is the per-turn runtime note: the time a message was sent.
 func timeNote(now time.Time) string {

@@ -41,7 +41,8 @@ func (d digestIdentity) Identity(ctx context.Context, today time.Time) ([]Identi
 	if len(lines) == 0 {
 		return nil, nil
 	}
-	return []IdentityBlock{{Section: SectionRecent, Lines: lines, Short: []string{oneLine(lines[0], 100)}}}, nil
+	return []IdentityBlock{{Section: SectionRecent, Lines: lines, Short: []string{oneLine(lines[0], 100)},
+		Quoted: &Quoted{Source: "digest", By: ByModel}}}, nil
 }
 
 // Shares of the identity section (~400 tokens in all) for what is pending
@@ -74,7 +75,8 @@ func (d timeIdentity) Identity(ctx context.Context, today time.Time) ([]Identity
 	var blocks []IdentityBlock
 	if lines := identityLines(pending, identityReminders, 160, "agent reminders list"); len(lines) > 0 {
 		blocks = append(blocks, IdentityBlock{Section: SectionPending, Lines: lines,
-			Short: identityLines(pending, 1, 80, "agent reminders list")})
+			Short:  identityLines(pending, 1, 80, "agent reminders list"),
+			Quoted: &Quoted{Source: "reminders", By: ByModelOrUser}})
 	}
 	if lines := identityLines(scheduled, identityJobs, 160, "agent jobs list"); len(lines) > 0 {
 		blocks = append(blocks, IdentityBlock{Section: SectionJobs, Lines: lines,

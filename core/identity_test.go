@@ -33,7 +33,7 @@ func TestIdentityPendingAndJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	sys := first.Messages[0].Content
-	if !strings.Contains(sys, "## Pending\n\n- reminder ") || !strings.Contains(sys, "… and 1 more (agent reminders list)") {
+	if !strings.Contains(sys, "## Pending\n\n<memory source=\"reminders\" by=\"model or user\">\n- reminder ") || !strings.Contains(sys, "… and 1 more (agent reminders list)") {
 		t.Fatalf("pending reminders missing or uncut:\n%s", sys)
 	}
 	f.now = f.now.Add(time.Minute)
@@ -69,6 +69,7 @@ func TestIdentitySectionFullWorkspace(t *testing.T) {
 	if err := mcp.SaveConfig(filepath.Join(f.home, mcp.ConfigFile), cfg); err != nil {
 		t.Fatal(err)
 	}
+	approveMCP(t, f.home, mcp.NewStore(f.ws.State, nil))
 	m, err := mcp.Open(ctx, mcp.Options{Home: f.home, Store: mcp.NewStore(f.ws.State, nil)})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +105,7 @@ func TestIdentitySectionFullWorkspace(t *testing.T) {
 	section := sys[i:]
 	for _, want := range []string{"- Integrations (tools named NAME__tool): calendar, files, github, home-assistant, linear, mail, notes, slack, todoist, weather: unavailable — not started.\n",
 		"- Skills (call skill_read(name) for the instructions): changelog, email-reply, expenses, meal-plan, meeting-prep, pdf-forms, reading-list, summarise, trip-plan, weekly-review\n",
-		"## Pending\n\n- reminder 5, due ", "… and 4 more (agent reminders list)", "## Scheduled jobs", "Last session: \"before\""} {
+		"## Pending\n\n<memory source=\"reminders\" by=\"model or user\">\n- reminder 5, due ", "… and 4 more (agent reminders list)", "## Scheduled jobs", "Last session: \"before\""} {
 		if !strings.Contains(section, want) {
 			t.Errorf("identity section lacks %q:\n%s", want, section)
 		}

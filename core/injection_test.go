@@ -189,8 +189,11 @@ func TestInjectionFixedPromptIndependentOfWorkspace(t *testing.T) {
 			if sys.Role != "system" || !ok || fixed != strings.TrimRight(want.Text, "\n") {
 				t.Errorf("bootstrap=%v: the first message does not start with the fixed prompt, byte for byte", bootstrap)
 			}
+			// The identity section's own fences (around what the model or
+			// the user wrote) are whole; what they hold is checked too.
+			unfenced := identityFence.ReplaceAllString(runtime, "$3\n")
 			for _, bad := range templateMarkers {
-				if strings.Contains(runtime, bad) {
+				if strings.Contains(unfenced, bad) {
 					t.Errorf("bootstrap=%v: runtime section carries %q:\n%s", bootstrap, bad, runtime)
 				}
 			}

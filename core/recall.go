@@ -6,9 +6,17 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"agent/index"
 	"agent/memory"
+)
+
+// wroteEmbedLimit is how many new chunks a REPL embeds after a turn, and
+// wroteEmbedTimeout how long it may take: the next recall waits for it.
+const (
+	wroteEmbedLimit   = 4
+	wroteEmbedTimeout = 5 * time.Second
 )
 
 // IndexRecall is the Recaller backed by the workspace's FTS5 index.
@@ -33,11 +41,17 @@ func OpenIndexRecall(ctx context.Context, home string, warn func(string)) (*Inde
 // OpenRecall opens the index for a chat. Given the one message a one-shot
 // chat or a prompt will send, its recall starts at once (RecallAhead), while
 // the rest is opened. An index that cannot be opened is an error the chat
-// goes on without: mem and recaller are nil then.
-func OpenRecall(ctx context.Context, home, message string, warn func(string)) (mem *IndexRecall, recaller Recaller, err error) {
+// goes on without: mem and recaller are nil then. e, when not nil, adds the
+// embedding model's sense of meaning to every recall (index.Embedder); a
+// turn only waits for its own message's embedding, never for text not
+// embedded yet (that is recalled by its words).
+func OpenRecall(ctx context.Context, home, message string, e index.Embedder, warn func(string)) (mem *IndexRecall, recaller Recaller, err error) {
 	mem, err = OpenIndexRecall(ctx, home, warn)
 	if err != nil {
 		return nil, nil, err
+	}
+	if e != nil {
+		mem.ix.SetEmbedder(e)
 	}
 	if strings.TrimSpace(message) != "" {
 		return mem, RecallAhead(ctx, mem, message, DefaultRecallK), nil
@@ -94,6 +108,13 @@ func (r *IndexRecall) Wrote() {
 			return
 		}
 		r.ix.RefreshChanged(context.Background()) // a failure here is met again by the next recall
+		// What the turn wrote gets its vectors now, a few chunks at most,
+		// so the next recall never waits for a backlog (agent memory
+		// watch or reindex embeds the rest). Failing is the next
+		// recall's notice to give; a wedged server is given up on.
+		ctx, cancel := context.WithTimeout(context.Background(), wroteEmbedTimeout)
+		defer cancel()
+		r.ix.Embed(ctx, index.EmbedOptions{Limit: wroteEmbedLimit})
 	}()
 }
 

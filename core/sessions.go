@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"agent/index/sqlitedb"
+	"agent/memory/secrets"
 )
 
 // Session is one conversation.
@@ -331,6 +332,15 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 	}
 	if m.Status == "" {
 		m.Status = StatusComplete
+	}
+	// Secrets never land in state.db: not in a message, its tool calls, the
+	// recalled context or the request text kept for the cache check.
+	m.Content, _ = secrets.Redact(m.Content)
+	calls, _ = secrets.Redact(calls)
+	m.Context, _ = secrets.Redact(m.Context)
+	if request != nil {
+		r, _ := secrets.Redact(*request)
+		request = &r
 	}
 	now := st.now().UTC().Format(time.RFC3339Nano)
 	tx, err := st.db.BeginTx(ctx, nil)

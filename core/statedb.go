@@ -16,7 +16,9 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (cgo, sqlite_fts5 tag)
 
+	"agent/core/compact"
 	"agent/core/distill"
+	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/mcp"
 	"agent/core/memrev"
@@ -46,12 +48,14 @@ func stateMigrations() []migrationSet {
 		{"profile", profile.Migrations},
 		{"soul", soul.Migrations},
 		{"core", sessionMigrations},
+		{"compact", compact.Migrations},
 		{"memrev", memrev.Migrations},
 		{"distill", distill.Migrations},
 		{"mcp", mcp.Migrations},
 		{"reminders", reminders.Migrations},
 		{"jobs", jobs.Migrations},
 		{"skills", skills.Migrations},
+		{"importer", importer.Migrations},
 	}
 }
 

@@ -175,7 +175,7 @@ var toolMemoryAppend = tool{
 			return "", err
 		}
 		c.notify(fmt.Sprintf("remembered in %s:%d", r.Path, r.StartLine))
-		return fmt.Sprintf("saved to %s:%d-%d", r.Path, r.StartLine, r.EndLine), nil
+		return fmt.Sprintf("saved to %s:%d-%d", r.Path, r.StartLine, r.EndLine) + c.secretsNote(ToolMemoryAppend, r.Secrets), nil
 	},
 }
 
@@ -192,7 +192,7 @@ var toolLogNote = tool{
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("noted in %s:%d-%d", r.Path, r.StartLine, r.EndLine), nil
+		return fmt.Sprintf("noted in %s:%d-%d", r.Path, r.StartLine, r.EndLine) + c.secretsNote(ToolLogNote, r.Secrets), nil
 	},
 }
 
@@ -212,12 +212,13 @@ var toolSoulUpdate = tool{
 		if err != nil {
 			return "", err
 		}
+		redacted := redactArgs(&content, &reason)
 		rev, err := c.Soul.Save(ctx, content, soul.Agent, reason)
 		if err != nil {
 			return "", err
 		}
 		c.notify(fmt.Sprintf("SOUL.md updated by the model (revision %d: %s); see: agent soul diff", rev.ID, oneLine(reason, 80)))
-		return fmt.Sprintf("SOUL.md saved as revision %d; it applies from the next turn", rev.ID), nil
+		return fmt.Sprintf("SOUL.md saved as revision %d; it applies from the next turn", rev.ID) + c.secretsNote(ToolSoulUpdate, redacted), nil
 	},
 }
 

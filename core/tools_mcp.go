@@ -2,11 +2,11 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"agent/core/callview"
 	"agent/core/mcp"
 )
 
@@ -16,9 +16,20 @@ import (
 type MCP struct {
 	Manager *mcp.Manager
 	// Ask asks the user at the terminal whether a tool not yet allowed may
-	// run, showing question; the answer is "y", "n" or "always". nil when
-	// there is no terminal: such a call is refused, saying how to allow it.
-	Ask func(question string) string
+	// run, showing the whole call; the answer is "y", "n" or "always". nil
+	// when there is no terminal: such a call is refused, saying how to
+	// allow it.
+	Ask func(call Approval) string
+}
+
+// Approval is a call shown to the user for approval: what runs (Title),
+// every argument in full and escaped (Lines, from callview.Lines, to be
+// wrapped to the terminal, and paged when taller, never cut), then the
+// question.
+type Approval struct {
+	Title    string
+	Lines    []string
+	Question string
 }
 
 // maxIdentityIntegrations is how many integrations the identity section
@@ -29,51 +40,56 @@ var _ IdentitySource = (*MCP)(nil)
 
 // Identity is one capabilities line naming each integration with its tool
 // count or why it is unavailable. It changes only when one of them does.
+// Both forms are rendered from the integrations' summaries.
 func (m *MCP) Identity(ctx context.Context, today time.Time) ([]IdentityBlock, error) {
-	lines := m.Manager.IdentityLines()
-	if len(lines) == 0 {
+	sums := m.Manager.Summaries()
+	if len(sums) == 0 {
 		return nil, nil
 	}
-	if n := len(lines) - maxIdentityIntegrations; n > 0 {
-		lines = append(lines[:maxIdentityIntegrations], fmt.Sprintf("and %d more", n))
+	var more string
+	if n := len(sums) - maxIdentityIntegrations; n > 0 {
+		sums, more = sums[:maxIdentityIntegrations], fmt.Sprintf("and %d more", n)
 	}
-	for i, l := range lines {
-		lines[i] = oneLine(l, 80)
+	long := make([]string, 0, len(sums)+1)
+	for _, s := range sums {
+		long = append(long, oneLine(s.String(), 80))
+	}
+	short := groupByState(sums)
+	if more != "" {
+		long, short = append(long, more), short+"; "+more
 	}
 	return []IdentityBlock{{Section: SectionCapabilities,
-		Lines: []string{"Integrations (their tools are named NAME__tool): " + strings.Join(lines, "; ") + "."},
-		Short: []string{"Integrations (tools named NAME__tool): " + groupByState(lines) + "."}}}, nil
+		Lines: []string{"Integrations (their tools are named NAME__tool): " + strings.Join(long, "; ") + "."},
+		Short: []string{"Integrations (tools named NAME__tool): " + short + "."}}}, nil
 }
 
-// groupByState folds "name: state" entries into one list per state, in
-// the order each state first appears: "a, b: 12 tools" would lose the
-// counts, so only entries that share their state are joined ("calendar,
-// files: unavailable — not started; github: 12 tools"); a shared tool
-// count reads "calendar, mail: 14 tools each", never as a total.
-func groupByState(entries []string) string {
+// groupByState joins the integrations that share a state into one list per
+// state, in the order each state first appears: "a, b: 12 tools" would
+// lose the counts, so only entries that share their state are joined
+// ("calendar, files: unavailable — not started; github: 12 tools"); a
+// shared tool count reads "calendar, mail: 14 tools each", never as a
+// total.
+func groupByState(sums []mcp.Summary) string {
 	var states []string
 	names := map[string][]string{}
-	var rest []string
-	for _, e := range entries {
-		name, state, ok := strings.Cut(e, ": ")
-		if !ok {
-			rest = append(rest, e) // "and N more"
-			continue
+	each := map[string]bool{}
+	for _, s := range sums {
+		st := s.State()
+		if _, seen := names[st]; !seen {
+			states = append(states, st)
 		}
-		if _, seen := names[state]; !seen {
-			states = append(states, state)
-		}
-		names[state] = append(names[state], name)
+		names[st] = append(names[st], s.Name)
+		each[st] = s.Why == "" && s.Tools != 1
 	}
-	var parts []string
+	parts := make([]string, 0, len(states))
 	for _, st := range states {
 		label := st
-		if len(names[st]) > 1 && strings.HasSuffix(st, " tools") {
+		if len(names[st]) > 1 && each[st] {
 			label += " each"
 		}
 		parts = append(parts, strings.Join(names[st], ", ")+": "+label)
 	}
-	return strings.Join(append(parts, rest...), "; ")
+	return strings.Join(parts, "; ")
 }
 
 // NoToolsIdentity is the capabilities line for a model without tool
@@ -128,8 +144,12 @@ func (c *Chat) runMCP(ctx context.Context, mt mcp.Tool, args map[string]any) (st
 			c.notify(fmt.Sprintf("refused %s: not allowed yet and no terminal to ask; allow it with: %s", mt.FullName, allow))
 			return "", fmt.Errorf("refused: the user has not allowed %s yet and is not at a terminal to confirm; tell them they can allow it with: %s", mt.FullName, allow)
 		}
-		b, _ := json.Marshal(args)
-		switch c.MCP.Ask(fmt.Sprintf("Run %s (integration %s) with %s? [y/n/always]", mt.Name, mt.Server, oneLine(string(b), 300))) {
+		call := Approval{
+			Title:    fmt.Sprintf("Run %s (integration %s) with:", callview.Name(mt.Name), mt.Server),
+			Lines:    callview.Lines(args),
+			Question: "Run it? [y/n/always]",
+		}
+		switch c.MCP.Ask(call) {
 		case "always":
 			if err := m.Allow(context.WithoutCancel(ctx), mt.Server, mt.Name); err != nil {
 				c.notify(err.Error())

@@ -22,6 +22,21 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// approveMCP approves every server of home's mcp.json, as `agent mcp add`
+// does for the server it adds.
+func approveMCP(t testing.TB, home string, st *mcp.Store) {
+	t.Helper()
+	cfg, err := mcp.LoadConfig(filepath.Join(home, mcp.ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range cfg.Names() {
+		if err := st.Approve(context.Background(), cfg.Servers[name]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // withMCP configures the test server as integration "t" and wires it into
 // the chat, as a chat session would (all servers started).
 func (f *chatFixture) withMCP(opts mcp.Options) *mcptest.Notes {
@@ -32,6 +47,7 @@ func (f *chatFixture) withMCP(opts mcp.Options) *mcptest.Notes {
 	}
 	notes := &mcptest.Notes{}
 	opts.Home, opts.Store = f.home, mcp.NewStore(f.ws.State, nil)
+	approveMCP(f.t, f.home, opts.Store)
 	opts.Notify = notes.Add
 	m, err := mcp.Open(context.Background(), opts)
 	if err != nil {
@@ -105,19 +121,36 @@ func TestMCPCallsThroughTheChat(t *testing.T) {
 	f := newChatFixture(t, true)
 	notes := f.withMCP(mcp.Options{CallTimeout: 300 * time.Millisecond})
 	var asked []string
-	f.chat.MCP.Ask = func(q string) string { asked = append(asked, q); return "y" }
+	shown := func(q Approval) string { return q.Title + "\n" + strings.Join(q.Lines, "\n") + "\n" + q.Question }
+	f.chat.MCP.Ask = func(q Approval) string { asked = append(asked, shown(q)); return "y" }
 
 	r := f.call("t__echo", map[string]any{"text": "hi"})
 	if !r.OK || !strings.Contains(r.Result, "<tool_result source=\"t__echo\" integration=\"t\" trust=\"untrusted data\">\necho: hi\n</tool_result>") {
 		t.Fatalf("echo: %+v", r)
 	}
-	if len(asked) != 1 || !strings.Contains(asked[0], `{'text':'hi'}`) || !strings.Contains(asked[0], "[y/n/always]") {
+	if len(asked) != 1 || asked[0] != "Run echo (integration t) with:\n  text: \"hi\"\nRun it? [y/n/always]" {
 		t.Fatalf("the user was not asked with the arguments: %q", asked)
 	}
 	if msg := lastToolMessage(t, f.srv); msg != r.Result {
 		t.Fatalf("the model got %q, want the fenced result", msg)
 	}
 
+	// Issue 26.1: the question showed the first 300 characters with
+	// whitespace collapsed; a payload after them was approved unseen.
+	t.Run("the whole call is shown", func(t *testing.T) {
+		n := len(asked)
+		text := strings.Repeat("harmless ", 50) + "PAYLOAD rm -rf ~\x1b[2K\u202e\nsecond  line"
+		f.call("t__echo", map[string]any{"text": text})
+		q := asked[n]
+		for _, want := range []string{"PAYLOAD rm -rf ~\\x1b[2K\\u202e", "  │ second  line", "text: (text, 2 lines)"} {
+			if !strings.Contains(q, want) {
+				t.Errorf("the question lacks %q:\n%s", want, q)
+			}
+		}
+		if strings.ContainsAny(q, "\x1b\u202e") || strings.Count(q, "harmless") != 50 {
+			t.Errorf("the question is cut or holds raw control characters:\n%q", q)
+		}
+	})
 	t.Run("injection stays fenced", func(t *testing.T) {
 		r := f.call("t__inject", nil)
 		msg := lastToolMessage(t, f.srv)
@@ -150,7 +183,7 @@ func TestMCPCallsThroughTheChat(t *testing.T) {
 		}
 	})
 	t.Run("always is remembered", func(t *testing.T) {
-		f.chat.MCP.Ask = func(q string) string { asked = append(asked, q); return "always" }
+		f.chat.MCP.Ask = func(q Approval) string { asked = append(asked, shown(q)); return "always" }
 		n := len(asked)
 		f.call("t__search", map[string]any{"query": "x"})
 		f.chat.MCP.Ask = nil
@@ -159,13 +192,13 @@ func TestMCPCallsThroughTheChat(t *testing.T) {
 		}
 	})
 	t.Run("declined", func(t *testing.T) {
-		f.chat.MCP.Ask = func(string) string { return "n" }
+		f.chat.MCP.Ask = func(Approval) string { return "n" }
 		if r := f.call("t__echo", map[string]any{"text": "no"}); r.OK || !strings.Contains(r.Result, "the user declined") {
 			t.Fatalf("declined: %+v", r)
 		}
 	})
 	t.Run("dying mid-call", func(t *testing.T) {
-		f.chat.MCP.Ask = func(string) string { return "y" }
+		f.chat.MCP.Ask = func(Approval) string { return "y" }
 		r := f.call("t__die", nil)
 		if r.OK || !strings.Contains(r.Result, "out of cheese") {
 			t.Fatalf("die: %+v", r)
@@ -241,6 +274,7 @@ func TestMCPIdentityBudget(t *testing.T) {
 	if err := mcp.SaveConfig(filepath.Join(home, mcp.ConfigFile), cfg); err != nil {
 		t.Fatal(err)
 	}
+	approveMCP(t, home, mcp.NewStore(ws.State, nil))
 	m, err := mcp.Open(context.Background(), mcp.Options{Home: home, Store: mcp.NewStore(ws.State, nil)})
 	if err != nil {
 		t.Fatal(err)
@@ -286,8 +320,9 @@ func TestIdentityToolsLineIsBuiltinOnly(t *testing.T) {
 // The short form joins integrations that share a state; a shared tool count
 // says "each", so it never reads as a total.
 func TestGroupByState(t *testing.T) {
-	got := groupByState([]string{"calendar: 14 tools", "files: unavailable — not started", "mail: 14 tools", "notes: 1 tool", "and 2 more"})
-	want := "calendar, mail: 14 tools each; files: unavailable — not started; notes: 1 tool; and 2 more"
+	got := groupByState([]mcp.Summary{{Name: "calendar", Tools: 14}, {Name: "files", Why: "not started"}, {Name: "mail", Tools: 14},
+		{Name: "notes", Tools: 1}, {Name: "web", Why: "not started"}, {Name: "a", Tools: 0}, {Name: "b", Tools: 0}})
+	want := "calendar, mail: 14 tools each; files, web: unavailable — not started; notes: 1 tool; a, b: 0 tools each"
 	if got != want {
 		t.Errorf("groupByState = %q, want %q", got, want)
 	}

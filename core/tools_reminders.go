@@ -35,12 +35,13 @@ var toolReminderAdd = tool{
 		if err != nil {
 			return "", err
 		}
+		redacted := redactArgs(&text) // a reminder lives in state.db: no secret there either
 		r, err := reminders.NewStore(c.WS.State, c.Now).Add(ctx, text, due, "model (chat session "+t.session.Name+")")
 		if err != nil {
 			return "", err
 		}
 		c.notify(fmt.Sprintf("reminder %d set by the model for %s: %s (see: agent reminders)", r.ID, reminders.Format(r.DueAt, loc), oneLine(r.Text, 80)))
-		return fmt.Sprintf("reminder %d set for %s", r.ID, r.DueAt.In(loc).Format("2006-01-02T15:04:05-07:00")), nil
+		return fmt.Sprintf("reminder %d set for %s", r.ID, r.DueAt.In(loc).Format("2006-01-02T15:04:05-07:00")) + c.secretsNote(ToolReminderAdd, redacted), nil
 	},
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,6 +88,7 @@ var toolSkillSave = tool{
 				return "", err
 			}
 		}
+		redacted := redactArgs(&v[1], &v[2], &v[3])
 		name, reason := strings.TrimSpace(v[0]), v[3]
 		if strings.TrimSpace(reason) == "" {
 			reason = "saved by the model"
@@ -95,14 +97,19 @@ var toolSkillSave = tool{
 		if err != nil {
 			return "", err
 		}
-		c.notify(fmt.Sprintf("skill %s saved by the model (revision %d: %s); see: agent skills diff %s", name, rev.ID, oneLine(reason, 80), name))
+		// The description is in every later prompt: the user sees it now.
+		note := fmt.Sprintf("skill %s saved by the model (revision %d: %s), described as %q", name, rev.ID, oneLine(reason, 80), oneLine(v[1], skills.MaxDescriptionLen))
+		if instructionShaped(v[1]) {
+			note += "; it reads like an instruction to the model (the model sees it only as quoted data)"
+		}
+		c.notify(note + "; see: agent skills diff " + name)
 		out := fmt.Sprintf("skill %s saved as revision %d in %s; it is listed from the next turn", name, rev.ID, filepath.Join(skills.Dir, name, skills.FileName))
 		for _, sh := range skills.Discover(skills.DefaultRoots(c.WS.Home)).Shadowed {
 			if sh.Name == name {
 				out += fmt.Sprintf("; it hides the skill of the same name in %s", neutralise(sh.Dir))
 			}
 		}
-		return out, nil
+		return out + c.secretsNote(ToolSkillSave, redacted), nil
 	},
 }
 
@@ -217,5 +224,20 @@ func (s skillsIdentity) Identity(ctx context.Context, today time.Time) ([]Identi
 		return nil, nil
 	}
 	short, _ := skillsLines(s.home, skills.ShortBudget)
-	return []IdentityBlock{{Section: SectionCapabilities, Lines: lines, Cut: cut, Short: short}}, nil
+	// The descriptions are the words of whoever wrote each skill (skill_save
+	// lets the model): fenced, below the header.
+	return []IdentityBlock{{Section: SectionCapabilities, Lines: lines, Cut: cut, Short: short,
+		Quoted: &Quoted{Source: "skills", By: ByModelOrUser, Head: 1}}}, nil
+}
+
+// instructionWords are what a skill's description says when it tries to be
+// a rule rather than say what the skill does.
+var instructionWords = []string{"system", "rule", "instruction", "ignore", "always", "never", "must", "important",
+	"before answering", "before you answer", "prompt", "memory_read", "memory_search", "memory_append", "soul_update", "profile_propose"}
+
+// instructionShaped reports whether a description reads like an order to
+// the model: the user is told so when the model saves it.
+func instructionShaped(desc string) bool {
+	d := strings.ToLower(desc)
+	return slices.ContainsFunc(instructionWords, func(w string) bool { return strings.Contains(d, w) })
 }

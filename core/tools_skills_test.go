@@ -189,7 +189,7 @@ func TestSkillSaveThroughTheModel(t *testing.T) {
 	if !r[4].OK || !strings.Contains(r[4].Result, "it hides the skill of the same name in "+filepath.Join(os.Getenv(skills.PathEnv), "tidy")) {
 		t.Errorf("shadowing save = %q", r[4].Result)
 	}
-	if len(notes) < 3 || !strings.Contains(notes[0], "skill weekly-review saved by the model (revision 1: the user asked); see: agent skills diff weekly-review") {
+	if len(notes) < 3 || !strings.Contains(notes[0], `skill weekly-review saved by the model (revision 1: the user asked), described as "Review the week. Use on Fridays."; see: agent skills diff weekly-review`) {
 		t.Errorf("notes = %q", notes)
 	}
 	// The next turn's identity section lists the new skill.

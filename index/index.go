@@ -54,6 +54,10 @@ type Index struct {
 	readHook func(rel string) error
 	// vouch is what the last walk found about vouching (Vouchable).
 	vouch vouchState
+	// embedder, when set, adds embeddings to searches (dense.go);
+	// denseOff is the notice already given about searching without them.
+	embedder Embedder
+	denseOff string
 }
 
 // Open opens the workspace's index.db. A missing, corrupt, foreign or

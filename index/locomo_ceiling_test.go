@@ -69,6 +69,58 @@ func hasAll(got map[string]bool, ev []string) bool {
 	return true
 }
 
+// locomoQuestion is a question of the categories scored, with its evidence
+// turns that the workspace's logs hold.
+type locomoQuestion struct {
+	Question string
+	Category int
+	Evidence []string
+}
+
+// locomoQuestions reads qaFile's questions of the named categories that
+// have evidence in the workspace ws.
+func locomoQuestions(t *testing.T, ws, qaFile string, names map[int]string) []locomoQuestion {
+	valid := map[string]bool{}
+	logs, _ := filepath.Glob(filepath.Join(ws, "logs", "*.md"))
+	for _, p := range logs {
+		b, _ := os.ReadFile(p)
+		for _, m := range locomoTurn.FindAllStringSubmatch(string(b), -1) {
+			valid[m[1]] = true
+		}
+	}
+	var qs []struct {
+		Question string `json:"question"`
+		Evidence []any  `json:"evidence"`
+		Category int    `json:"category"`
+	}
+	b, _ := os.ReadFile(qaFile)
+	if err := json.Unmarshal(b, &qs); err != nil {
+		t.Fatal(err)
+	}
+	var out []locomoQuestion
+	for _, q := range qs {
+		if names[q.Category] == "" {
+			continue
+		}
+		var ev []string
+		for _, e := range q.Evidence {
+			for _, m := range locomoEvid.FindAllStringSubmatch(fmt.Sprint(e), -1) {
+				var a, b int
+				fmt.Sscan(m[1], &a)
+				fmt.Sscan(m[2], &b)
+				id := fmt.Sprintf("D%d:%d", a, b)
+				if valid[id] && !strings.Contains(" "+strings.Join(ev, " ")+" ", " "+id+" ") {
+					ev = append(ev, id)
+				}
+			}
+		}
+		if len(ev) > 0 {
+			out = append(out, locomoQuestion{q.Question, q.Category, ev})
+		}
+	}
+	return out
+}
+
 func TestLocomoCeiling(t *testing.T) {
 	dir := os.Getenv("LOCOMO_DIR")
 	if dir == "" {
@@ -104,42 +156,8 @@ func TestLocomoCeiling(t *testing.T) {
 		if _, err := ix.Reindex(ctx, ReindexOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		valid := map[string]bool{}
-		logs, _ := filepath.Glob(filepath.Join(ws, "logs", "*.md"))
-		for _, p := range logs {
-			b, _ := os.ReadFile(p)
-			for _, m := range locomoTurn.FindAllStringSubmatch(string(b), -1) {
-				valid[m[1]] = true
-			}
-		}
-		var qs []struct {
-			Question string `json:"question"`
-			Evidence []any  `json:"evidence"`
-			Category int    `json:"category"`
-		}
-		b, _ := os.ReadFile(qaFile)
-		if err := json.Unmarshal(b, &qs); err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range qs {
-			if names[q.Category] == "" {
-				continue
-			}
-			var ev []string
-			for _, e := range q.Evidence {
-				for _, m := range locomoEvid.FindAllStringSubmatch(fmt.Sprint(e), -1) {
-					var a, b int
-					fmt.Sscan(m[1], &a)
-					fmt.Sscan(m[2], &b)
-					id := fmt.Sprintf("D%d:%d", a, b)
-					if valid[id] && !strings.Contains(" "+strings.Join(ev, " ")+" ", " "+id+" ") {
-						ev = append(ev, id)
-					}
-				}
-			}
-			if len(ev) == 0 {
-				continue
-			}
+		for _, q := range locomoQuestions(t, ws, qaFile, names) {
+			ev := q.Evidence
 			tl := per[q.Category]
 			if tl == nil {
 				tl = &tally{}

@@ -110,6 +110,9 @@ type plan struct {
 	snippet string
 	raw     bool
 	when    bool // a question about a time: chunks that say a date rise
+	// dense, when set, waits for the query's embedding (dense.go); nil
+	// when the search is by words only.
+	dense func() ([]float32, string)
 }
 
 // buildPlan turns a search's text into its sub-queries: the OR of its words

@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"agent/memory"
 )
 
 // quickDigest computes the digest walk would, for the common case only:
@@ -66,6 +68,22 @@ func quickDigestTrust(home string) (sum digest, n int, why string, ok bool) {
 			return digest{}, 0, "", false
 		}
 		if !q.dir(abs, dir+"/") {
+			return digest{}, 0, "", false
+		}
+	}
+	// Sources: a folder that is gone, or anything unusual, is walk's to
+	// report.
+	sources, err := memory.LoadSources(home)
+	if err != nil {
+		return digest{}, 0, "", false
+	}
+	for _, s := range sources {
+		real, err := filepath.EvalSymlinks(s.Dir)
+		if err != nil || unix.Stat(real, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			return digest{}, 0, "", false
+		}
+		q.trust.note(remotePath(real, "source "+s.Name))
+		if !q.dir(real, s.Name+":") {
 			return digest{}, 0, "", false
 		}
 	}

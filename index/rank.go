@@ -74,6 +74,14 @@ func (ix *Index) rankPlan(ctx context.Context, p plan, k int) ([]candidate, erro
 			}
 		}
 	}
+	if p.dense != nil {
+		if q, id := p.dense(); q != nil {
+			var err error
+			if order, err = ix.fuseDense(ctx, q, id, order, byID); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if p.when {
 		if err := ix.liftDated(ctx, order); err != nil {
 			return nil, err
@@ -273,7 +281,14 @@ func (ix *Index) fetch(ctx context.Context, cs []candidate, p plan, snippet stri
 			continue
 		}
 		h.Score = c.score
-		h.Query = p.subs[c.sub].label
+		if c.sub < 0 {
+			h.Query = denseLabel
+			if snippet != "" && h.Snippet == "" {
+				h.Snippet = lead(h.Text) // no word of the query in it to show
+			}
+		} else {
+			h.Query = p.subs[c.sub].label
+		}
 		hits = append(hits, h)
 	}
 	return hits, nil

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -257,10 +258,14 @@ func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, prog
 	var st Stats
 	var jobs []job
 	seen := make(map[string]bool, len(ents))
+	var missing []string // "NAME:" of source folders that are gone
 	sort.Slice(ents, func(i, j int) bool { return ents[i].rel < ents[j].rel })
 	for i := range ents {
 		e := &ents[i]
 		seen[e.rel] = true
+		if m := e.missingSource(); m != "" {
+			missing = append(missing, m)
+		}
 		r := old[e.rel]
 		if r.statMatches(e) && !r.racy && (e.problem == "" || e.problem == r.problem) {
 			st.Unchanged++
@@ -277,6 +282,10 @@ func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, prog
 	}
 	defer w.close()
 	for rel, r := range old {
+		if !seen[rel] && slices.ContainsFunc(missing, func(m string) bool { return strings.HasPrefix(rel, m) }) {
+			st.Unchanged++ // a gone source's notes stay until it returns
+			continue
+		}
 		if !seen[rel] {
 			if err := w.remove(ctx, r); err != nil {
 				return Stats{}, fmt.Errorf("reindex %s: remove %s: %w", ix.path, rel, err)
@@ -319,10 +328,15 @@ func (ix *Index) rebuild(ctx context.Context, progress func(int, int)) (Stats, e
 			os.Remove(tmpPath + "-journal")
 		}
 	}()
-	st, err := ix.build(ctx, tmpPath, ents, sum, progress)
+	kept, err := ix.keptNotes(ctx, ents)
 	if err != nil {
 		return Stats{}, err
 	}
+	st, err := ix.build(ctx, tmpPath, ents, sum, progress, kept)
+	if err != nil {
+		return Stats{}, err
+	}
+	ix.carryVectors(ctx, tmpPath)
 	if err := syncFile(tmpPath); err != nil {
 		return Stats{}, fmt.Errorf("reindex: %w", err)
 	}
@@ -353,7 +367,57 @@ func removeStaleTemps(home string) {
 	}
 }
 
-func (ix *Index) build(ctx context.Context, path string, ents []entry, sum digest, progress func(int, int)) (Stats, error) {
+// keptNote is a note of a source folder that is gone, as the old index
+// holds it, for a rebuild to carry over.
+type keptNote struct {
+	e entry
+	r result
+}
+
+// keptNotes reads, from the index being replaced, the notes of the source
+// folders the walk found gone, so that a full rebuild keeps them searchable
+// as an incremental update does. Only a usable old index of this version
+// has them; one being rebuilt because it is damaged or another version
+// does not.
+func (ix *Index) keptNotes(ctx context.Context, ents []entry) ([]keptNote, error) {
+	if ix.db == nil || ix.needFull != "" {
+		return nil, nil
+	}
+	var out []keptNote
+	for i := range ents {
+		prefix := ents[i].missingSource()
+		if prefix == "" {
+			continue
+		}
+		rows, err := ix.db.QueryContext(ctx, sqlKeptNotes, prefix, strings.TrimSuffix(prefix, ":")+";")
+		if err != nil {
+			return nil, fmt.Errorf("reindex: keep %s: %w", prefix, err)
+		}
+		for rows.Next() {
+			var path string
+			var size, mtime int64
+			var hash []byte
+			var c memory.Chunk
+			if err := rows.Scan(&path, &size, &mtime, &hash, &c.StartLine, &c.EndLine, &c.Heading, &c.Date, &c.Text); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("reindex: keep %s: %w", prefix, err)
+			}
+			c.Path = path
+			if n := len(out); n == 0 || out[n-1].e.rel != path {
+				out = append(out, keptNote{e: entry{rel: path, size: size, mtimeNS: mtime}, r: result{hash: hash}})
+			}
+			out[len(out)-1].r.chunks = append(out[len(out)-1].r.chunks, c)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reindex: keep %s: %w", prefix, err)
+		}
+	}
+	return out, nil
+}
+
+func (ix *Index) build(ctx context.Context, path string, ents []entry, sum digest, progress func(int, int), kept []keptNote) (Stats, error) {
 	db := openDB(dsn(path, "rw"), buildPragmas)
 	defer db.Close()
 	if _, err := db.ExecContext(ctx, schemaSQL); err != nil {
@@ -382,6 +446,14 @@ func (ix *Index) build(ctx context.Context, path string, ents []entry, sum diges
 	}
 	if err := ix.process(ctx, jobs, w, &st, progress); err != nil {
 		return Stats{}, err
+	}
+	for i := range kept {
+		k := &kept[i]
+		if err := w.write(ctx, &job{e: &k.e}, k.r, &st); err != nil {
+			return Stats{}, fmt.Errorf("reindex %s: %w", k.e.rel, err)
+		}
+		st.New-- // carried over, not read
+		st.Unchanged++
 	}
 	if err := w.finish(ctx, sum, &st); err != nil {
 		return Stats{}, fmt.Errorf("reindex: %w", err)
@@ -611,7 +683,15 @@ func (ix *Index) read(j *job, buf *[]byte) result {
 	if !utf8.Valid(data) {
 		return result{hash: h[:], problem: "not valid UTF-8"}
 	}
-	chunks, err := memory.ChunkFile(e.rel, data, memory.ChunkOptions{TargetChars: TargetChars})
+	opts := memory.ChunkOptions{TargetChars: TargetChars}
+	if e.root != "" || strings.HasPrefix(e.rel, importsDir+"/") {
+		// A note outside the daily logs is dated by its front matter, else
+		// (a source's note) by the day it was last modified.
+		if opts.Date = memory.FrontMatterDate(data); opts.Date == "" && e.root != "" {
+			opts.Date = time.Unix(0, e.mtimeNS).Format(time.DateOnly)
+		}
+	}
+	chunks, err := memory.ChunkFile(e.rel, data, opts)
 	if err != nil {
 		return result{hash: h[:], problem: err.Error()}
 	}
@@ -626,6 +706,10 @@ func readFile(home string, e *entry, buf []byte) ([]byte, error) {
 	path, flags := e.target, syscall.O_RDONLY|syscall.O_CLOEXEC
 	if path == "" {
 		path = filepath.Join(home, filepath.FromSlash(e.rel))
+		if e.root != "" { // a source's note: "NAME:rel" under its folder
+			_, rel, _ := strings.Cut(e.rel, ":")
+			path = filepath.Join(e.root, filepath.FromSlash(rel))
+		}
 		flags |= syscall.O_NOFOLLOW
 	}
 	var fd int

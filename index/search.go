@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync"
 
 	"agent/index/sqlitedb"
 )
@@ -75,6 +76,9 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	p := buildPlan(query, opts.Raw)
 	if len(p.subs) == 0 {
 		return nil, fmt.Errorf("%w: %q has no word to search for: a query needs letters or digits", ErrNoTerms, query)
+	}
+	if d := ix.startDense(ctx, query, opts.Raw); d != nil {
+		p.dense = sync.OnceValues(d) // a query run twice (freshQuery) waits once
 	}
 	// A watcher's word is asked for before looking at index.db, for
 	// answering may have meant rebuilding it.

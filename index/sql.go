@@ -20,6 +20,12 @@ const (
 		first_chunk = excluded.first_chunk, last_chunk = excluded.last_chunk`
 	sqlInsertChunks = `INSERT INTO chunks(id, file_id, start_line, end_line, heading, date, text) VALUES `
 
+	// The notes of a source folder that is gone, read from the old index
+	// to carry them into a rebuilt one: ?1 is "NAME:", ?2 "NAME;".
+	sqlKeptNotes = `SELECT f.path, f.size, f.mtime_ns, f.hash, c.start_line, c.end_line, c.heading, c.date, c.text
+		FROM files f JOIN chunks c ON c.file_id = f.id
+		WHERE f.path >= ?1 AND f.path < ?2 AND f.problem IS NULL ORDER BY f.path, c.id`
+
 	sqlTouchFile = `UPDATE files SET size = ?2, mtime_ns = ?3, racy = ?4 WHERE id = ?1`
 
 	sqlDeleteFile = `DELETE FROM files WHERE id = ?1`

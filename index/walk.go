@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"agent/memory"
 )
 
 // Files the index covers, relative to the workspace.
@@ -19,17 +21,19 @@ const (
 	memoryFile = "MEMORY.md"
 	logsDir    = "logs"
 	digestsDir = "digests" // weekly and monthly digests (core/distill)
+	importsDir = "imports" // imported chat histories (core/importer)
 )
 
-// noteDirs are the directories of notes the index walks: the daily logs and
-// the digests distilled from them.
-var noteDirs = []string{logsDir, digestsDir}
+// noteDirs are the directories of notes the index walks: the daily logs, the
+// digests distilled from them and the imported chat histories.
+var noteDirs = []string{logsDir, digestsDir, importsDir}
 
 // entry is one file the walk found: what it is and, for the manifest, its
 // size and mtime. The walk never reads files.
 type entry struct {
-	rel     string // workspace-relative, slash-separated
+	rel     string // workspace-relative, slash-separated; "NAME:path" in a source
 	target  string // for a followed symlink, the file it resolves to
+	root    string // a source's folder (symlinks resolved); "" in the workspace
 	size    int64
 	mtimeNS int64
 	problem string // set when the file must not be read at all
@@ -53,8 +57,9 @@ func (d digest) bytes() []byte {
 // kept to getdents plus one stat per file). Hidden names are skipped: they are
 // editors' temp and lock files, or version-control directories.
 type walker struct {
-	root    string          // the workspace, symlinks resolved
-	logs    string          // its logs/, symlinks resolved
+	root    string          // the workspace or a source, symlinks resolved
+	logs    string          // the directory links may lead into, symlinks resolved
+	source  string          // the source being walked ("" in the workspace)
 	visited map[string]bool // directories walked, by real path (symlink loops)
 	out     []entry
 	sum     digest
@@ -93,7 +98,60 @@ func walkTrust(home string) ([]entry, digest, string, error) {
 			w.add(entry{rel: dir, problem: "cannot stat: " + err.Error()})
 		}
 	}
+	sources, err := memory.LoadSources(home)
+	if err != nil {
+		return nil, digest{}, "", err
+	}
+	for _, s := range sources {
+		w.walkSource(s)
+	}
 	return w.out, w.sum, w.trust.why, nil
+}
+
+// walkSource lists a notes folder outside the workspace (memory.Source) as
+// "NAME:rel/path.md" entries. A folder that is gone (an unmounted disk) is
+// one entry marked missing: the update keeps its notes' rows, so they stay
+// searchable until it returns or the source is removed.
+func (w *walker) walkSource(s memory.Source) {
+	prefix := s.Name + ":"
+	real, err := filepath.EvalSymlinks(s.Dir)
+	var st unix.Stat_t
+	if err == nil {
+		err = unix.Stat(real, &st)
+	}
+	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		why := "not a directory"
+		if err != nil {
+			why = errText(err)
+		}
+		w.add(entry{rel: prefix, root: s.Dir, problem: missingPrefix + s.Dir + " (" + why + "); its notes stay searchable until it returns or the source is removed"})
+		return
+	}
+	w.trust.note(remotePath(real, "source "+s.Name))
+	w.root, w.logs, w.source = real, real, prefix
+	w.dir(real, real, prefix)
+	w.source = ""
+}
+
+// missingPrefix starts the problem of a source folder that is gone.
+const missingPrefix = "folder missing: "
+
+// missingSource is the source name of a walk entry standing for a folder
+// that is gone, "" for any other entry.
+func (e *entry) missingSource() string {
+	if strings.HasSuffix(e.rel, ":") && strings.HasPrefix(e.problem, missingPrefix) {
+		return e.rel
+	}
+	return ""
+}
+
+// childRel is the path of name inside the directory rel ("logs" or a
+// source's "NAME:" prefix).
+func childRel(rel, name string) string {
+	if strings.HasSuffix(rel, ":") {
+		return rel + name
+	}
+	return rel + "/" + name
 }
 
 // found handles one directory entry given its lstat; realDir is dir with
@@ -102,7 +160,7 @@ func (w *walker) found(dir, realDir, name, rel string, st *unix.Stat_t) {
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 		if strings.HasSuffix(name, ".md") {
-			w.add(entry{rel: rel, size: st.Size, mtimeNS: mtime(st)})
+			w.add(entry{rel: rel, root: w.sourceRoot(), size: st.Size, mtimeNS: mtime(st)})
 			if uint64(st.Nlink) > 1 {
 				w.trust.note(hardLinked(rel, uint64(st.Nlink)))
 			}
@@ -122,13 +180,13 @@ func (w *walker) dir(abs, real, rel string) {
 	w.visited[real] = true
 	f, err := os.Open(abs)
 	if err != nil {
-		w.add(entry{rel: rel + "/", problem: "cannot read directory: " + errText(err)})
+		w.add(entry{rel: childRel(rel, ""), problem: "cannot read directory: " + errText(err)})
 		return
 	}
 	defer f.Close()
 	names, err := f.Readdirnames(-1)
 	if err != nil {
-		w.add(entry{rel: rel + "/", problem: "cannot read directory: " + errText(err)})
+		w.add(entry{rel: childRel(rel, ""), problem: "cannot read directory: " + errText(err)})
 		return
 	}
 	// Hidden names are skipped unseen; everything else is stat'ed (a name
@@ -138,7 +196,7 @@ func (w *walker) dir(abs, real, rel string) {
 	var sts [statBatch]unix.Stat_t
 	var errs [statBatch]error
 	fd := int(f.Fd())
-	w.trust.note(remoteDir(fd, rel+"/"))
+	w.trust.note(remoteDir(fd, childRel(rel, "")))
 	for len(names) > 0 {
 		batch := names[:min(len(names), statBatch)]
 		names = names[len(batch):]
@@ -146,11 +204,11 @@ func (w *walker) dir(abs, real, rel string) {
 		for i, name := range batch {
 			if err := errs[i]; err != nil {
 				if !errors.Is(err, unix.ENOENT) { // else deleted since the listing
-					w.add(entry{rel: rel + "/" + name, problem: "cannot stat: " + err.Error()})
+					w.add(entry{rel: childRel(rel, name), problem: "cannot stat: " + err.Error()})
 				}
 				continue
 			}
-			w.found(abs, real, name, rel+"/"+name, &sts[i])
+			w.found(abs, real, name, childRel(rel, name), &sts[i])
 		}
 	}
 }
@@ -190,7 +248,7 @@ func (w *walker) symlink(abs, name, rel string, lst *unix.Stat_t) {
 		return
 	}
 	if !inside(w.root, target) {
-		w.add(entry{rel: rel, size: lst.Size, mtimeNS: mtime(lst), problem: "symlink leading outside the workspace (not followed)"})
+		w.add(entry{rel: rel, size: lst.Size, mtimeNS: mtime(lst), problem: "symlink leading outside the " + w.area() + " (not followed)"})
 		return
 	}
 	var st unix.Stat_t
@@ -203,18 +261,40 @@ func (w *walker) symlink(abs, name, rel string, lst *unix.Stat_t) {
 		// Only directories of notes are followed: a link to the workspace
 		// root would index SOUL.md, and loops end at the visited check.
 		if !inside(w.logs, target) {
-			w.add(entry{rel: rel, size: lst.Size, mtimeNS: mtime(lst), problem: "symlink to a directory outside logs/ (not followed)"})
+			w.add(entry{rel: rel, size: lst.Size, mtimeNS: mtime(lst), problem: "symlink to a directory outside " + w.linkArea() + " (not followed)"})
 			return
 		}
 		w.dir(target, target, rel)
 	case unix.S_IFREG:
 		if strings.HasSuffix(name, ".md") {
-			w.add(entry{rel: rel, target: target, size: st.Size, mtimeNS: mtime(&st)})
+			w.add(entry{rel: rel, target: target, root: w.sourceRoot(), size: st.Size, mtimeNS: mtime(&st)})
 			if uint64(st.Nlink) > 1 {
 				w.trust.note(hardLinked(rel, uint64(st.Nlink)))
 			}
 		}
 	}
+}
+
+// sourceRoot is the root a source's entries carry, "" in the workspace.
+func (w *walker) sourceRoot() string {
+	if w.source == "" {
+		return ""
+	}
+	return w.root
+}
+
+func (w *walker) area() string {
+	if w.source == "" {
+		return "workspace"
+	}
+	return "source folder"
+}
+
+func (w *walker) linkArea() string {
+	if w.source == "" {
+		return "logs/"
+	}
+	return "the source folder"
 }
 
 func (w *walker) add(e entry) {

@@ -85,7 +85,11 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 	w.unindex(old)
 	id := w.fileID(old)
 	if r.problem != "" {
-		w.warn(fmt.Sprintf("skip %s: %s", e.rel, r.problem))
+		if name := e.missingSource(); name != "" {
+			w.warn(fmt.Sprintf("source %s %s", name, r.problem))
+		} else {
+			w.warn(fmt.Sprintf("skip %s: %s", e.rel, r.problem))
+		}
 		st.Skipped++
 		return w.files.add(ctx, id, e.rel, e.size, e.mtimeNS, r.hash, r.problem, racy, nil, nil)
 	}

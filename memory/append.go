@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"agent/memory/confined"
+	"agent/memory/secrets"
 )
 
 // DefaultSection is where a fact goes when the caller names no section: the
@@ -37,6 +38,14 @@ const (
 // milliseconds, so only a stopped or hung process holds the lock this long.
 const lockWait = 10 * time.Second
 
+// badInSection is what a section name (often the model's choice) may not
+// hold: a line break would end the heading and start text of its own, a
+// '#' would open or close a heading, other control characters are never
+// meant.
+func badInSection(r rune) bool {
+	return r == '#' || r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' || r == 0x85 || (unicode.IsControl(r) && r != '\t')
+}
+
 // AppendResult says where appended text landed: the workspace-relative
 // slash path and the 1-based lines of the new entry (a fact's list item; a
 // log entry's "###" heading and body).
@@ -44,6 +53,9 @@ type AppendResult struct {
 	Path      string
 	StartLine int
 	EndLine   int
+	// Secrets are the kinds of the secrets replaced by a marker before the
+	// text was written (see memory/secrets), in order; nil when none.
+	Secrets []string
 }
 
 // AppendFact adds text as one list item at the end of the "## section" of
@@ -55,9 +67,13 @@ type AppendResult struct {
 // ErrInvalid.
 func AppendFact(home, text, section string) (AppendResult, error) {
 	res := AppendResult{Path: memoryFile}
+	text, res.Secrets = secrets.Redact(text) // a secret never lands in memory
 	lines := escapeHeadings(entryLines(text))
 	if lines == nil {
 		return res, fmt.Errorf("add to %s: empty fact: nothing to write: %w", memoryFile, ErrInvalid)
+	}
+	if i := strings.IndexFunc(section, badInSection); i >= 0 {
+		return res, fmt.Errorf("add to %s: section %q: a section name is one heading's text, without line breaks, '#' or control characters: %w", memoryFile, section, ErrInvalid)
 	}
 	section = strings.Join(strings.Fields(section), " ")
 	if section == "" {
@@ -120,6 +136,7 @@ func AppendLogEntry(home string, at time.Time, heading, body string) (AppendResu
 	if heading == "" {
 		return res, fmt.Errorf("append to %s: empty heading: %w", rel, ErrInvalid)
 	}
+	body, res.Secrets = secrets.Redact(body) // a secret never lands in memory
 	lines := entryLines(body)
 	if lines == nil {
 		return res, fmt.Errorf("append to %s: empty note: nothing to write: %w", rel, ErrInvalid)

@@ -711,25 +711,41 @@ func TestAppendFactGivesUpToABusyEditor(t *testing.T) {
 	}
 }
 
-// syscw is how many write(2) calls the calling thread has made, as the
-// kernel counts them (task I/O accounting). The caller must be locked to
-// its thread.
-func syscw(t *testing.T) int {
+// threadWrites is how many write(2) calls the calling thread has made and
+// how many bytes they wrote, as the kernel counts them (task I/O
+// accounting). The caller must be locked to its thread.
+func threadWrites(t *testing.T) (calls, bytes int64) {
 	t.Helper()
 	b, err := os.ReadFile("/proc/thread-self/io")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "syscw: "); ok {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				t.Fatal(err)
+	field := func(name string) int64 {
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, name+": "); ok {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return n
 			}
-			return n
 		}
+		t.Fatalf("no %s in /proc/thread-self/io:\n%s", name, b)
+		return 0
 	}
-	t.Fatalf("no syscw in /proc/thread-self/io:\n%s", b)
+	return field("syscw"), field("wchar")
+}
+
+// runtimeWakeups is how many of extra write calls were the Go runtime's own
+// 8-byte eventfd writes (netpollBreak: waking the network poller when a
+// timer moves, which under load can happen on any thread, the locked one
+// too), judged by the bytes: each extra call must have written exactly 8
+// bytes beyond what the append itself wrote. An append split into two
+// writes to its file adds a call but no bytes, so it is never excused.
+func runtimeWakeups(extraCalls, extraBytes int64) int64 {
+	if extraCalls > 0 && extraBytes == 8*extraCalls {
+		return extraCalls
+	}
 	return 0
 }
 
@@ -781,11 +797,12 @@ func TestAppendIsOneWrite(t *testing.T) {
 			return fi.Size()
 		}
 		sizeBefore, logBefore := sizes(), logSize()
-		before := syscw(t)
+		callsBefore, bytesBefore := threadWrites(t)
 		if err := c.append(); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		n := syscw(t) - before
+		callsAfter, bytesAfter := threadWrites(t)
+		n, written := callsAfter-callsBefore, bytesAfter-bytesBefore
 		// Only log appends can be long here; a fact is a line.
 		page := int64(os.Getpagesize())
 		grew := logSize() - logBefore
@@ -793,8 +810,14 @@ func TestAppendIsOneWrite(t *testing.T) {
 		if grew > 0 && logBefore%page+grew > page {
 			want = 2 // the journal, then the append
 		}
-		if int64(n) != want {
-			t.Errorf("%s: %d write calls (%d bytes appended), want %d", c.name, n, sizes()-sizeBefore, want)
+		appended := sizes() - sizeBefore
+		expected := appended // the bytes the append itself must write
+		if want == 2 {       // and the journal: path, offset, the entry
+			expected += int64(len("logs/2026-11-20.md\n"+strconv.FormatInt(logBefore, 10)+"\n")) + grew
+		}
+		n -= runtimeWakeups(n-want, written-expected)
+		if n != want {
+			t.Errorf("%s: %d write calls (%d bytes written, %d appended), want %d", c.name, n, written, appended, want)
 		}
 		if _, err := os.Stat(filepath.Join(home, journalFile)); !os.IsNotExist(err) {
 			t.Errorf("%s: the journal is left behind: %v", c.name, err)
@@ -821,5 +844,53 @@ func TestReplaceMemory(t *testing.T) {
 	}
 	if got := readFile(t, path); got != "# Memory\n\n- Restored.\n" {
 		t.Fatalf("recreated MEMORY.md = %q", got)
+	}
+}
+
+// A section name is one heading's text: a line break, a '#' or another
+// control character in it (the model chooses it) is refused and MEMORY.md
+// is left as it was.
+func TestAppendFactRefusesBadSections(t *testing.T) {
+	home := workspace(t, initialMemory)
+	for _, sec := range []string{"Facts\n## Injected", "Facts\r\nx", "# Top", "C# notes", "Facts ##", "Facts\x1b[2J", "Facts\u2028x"} {
+		if _, err := AppendFact(home, "a fact", sec); !errors.Is(err, ErrInvalid) {
+			t.Errorf("AppendFact(section %q) error = %v, want ErrInvalid", sec, err)
+		}
+	}
+	if got := readFile(t, filepath.Join(home, "MEMORY.md")); got != initialMemory {
+		t.Fatalf("a refused section changed MEMORY.md:\n%s", got)
+	}
+	if _, err := AppendFact(home, "a fact", "  Travel   plans "); err != nil {
+		t.Fatalf("an ordinary section with extra blanks: %v", err)
+	}
+}
+
+// A secret in a fact or a log note never reaches the file: its value is
+// replaced by a marker naming the kind, and the result says which kinds.
+func TestAppendRedactsSecrets(t *testing.T) {
+	home := workspace(t, initialMemory)
+	const tok = "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"
+	r, err := AppendFact(home, "GitHub token for the backup script: "+tok, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Secrets) != 1 || r.Secrets[0] != "github token" {
+		t.Errorf("AppendFact secrets %q", r.Secrets)
+	}
+	got := readFile(t, filepath.Join(home, "MEMORY.md"))
+	if strings.Contains(got, tok) || !strings.Contains(got, "- GitHub token for the backup script: [secret: github token]\n") {
+		t.Errorf("MEMORY.md:\n%s", got)
+	}
+	at := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	r, err = AppendLogEntry(home, at, "09:30 · session s", "**User:** db password=hunter2 and key AKIAIOSFODNN7EXAMPLE\n\n**Atlas:** noted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(r.Secrets, ",") != "password,aws access key" {
+		t.Errorf("AppendLogEntry secrets %q", r.Secrets)
+	}
+	log := readFile(t, filepath.Join(home, "logs", "2026-11-20.md"))
+	if strings.Contains(log, "hunter2") || strings.Contains(log, "AKIAIOSFODNN7EXAMPLE") || !strings.Contains(log, "password=[secret: password] and key [secret: aws access key]") {
+		t.Errorf("log:\n%s", log)
 	}
 }

@@ -25,7 +25,8 @@ const HeadingSep = " › "
 
 // ChunkOptions tunes ChunkFile. The zero value is the default.
 type ChunkOptions struct {
-	TargetChars int // 0 means DefaultTargetChars
+	TargetChars int    // 0 means DefaultTargetChars
+	Date        string // the chunks' date when the file's name gives none
 }
 
 // markdownParser returns the one goldmark parser all calls share. Building a
@@ -64,6 +65,9 @@ func ChunkFile(rel string, data []byte, opts ChunkOptions) ([]Chunk, error) {
 		return nil, nil
 	}
 	c.target, c.path, c.date = target, rel, LogDate(rel)
+	if c.date == "" {
+		c.date = opts.Date
+	}
 	if c.date != "" && strings.HasPrefix(rel, digestsDir+"/") {
 		// A digest's bullets are separate items, each citing its own
 		// source: a chunk each, so a hit costs one item, not the digest.

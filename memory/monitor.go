@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,6 +29,9 @@ type Monitor struct {
 	seq     int
 	pending bool // a change seen and not yet reported
 	blind   bool // the tree has links the watch cannot follow: always "changed"
+	// sources are the notes folders outside the workspace (sources.json),
+	// watched too; a hidden path inside one (.obsidian, .git) is not news.
+	sources []string
 	// cookies are the questions waiting for their cookie's event.
 	cookies map[string]chan struct{}
 	// changes is signalled (coalesced) when a memory file changes, or when
@@ -60,6 +64,8 @@ func NewMonitor(home string) (*Monitor, error) {
 	}
 	m.addTree(filepath.Join(home, logsDir))
 	m.addTree(filepath.Join(home, digestsDir))
+	m.addTree(filepath.Join(home, importsDir))
+	m.addSources()
 	go m.read()
 	return m, nil
 }
@@ -132,6 +138,65 @@ func (m *Monitor) addTree(dir string) {
 	})
 }
 
+// addSources watches every source folder but its hidden directories. One
+// that is missing (an unmounted disk) cannot be watched for its return: the
+// monitor is then blind, so every question walks the files.
+func (m *Monitor) addSources() {
+	list, err := LoadSources(m.home)
+	if err != nil {
+		m.blind = true
+		return
+	}
+	for _, s := range list {
+		real, err := filepath.EvalSymlinks(s.Dir)
+		if err != nil {
+			m.blind = true
+			continue
+		}
+		m.sources = append(m.sources, real)
+		filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				m.blind = true
+				return nil
+			case p != real && strings.HasPrefix(d.Name(), "."):
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			case d.Type()&fs.ModeSymlink != 0:
+				m.blind = true
+			case d.IsDir():
+				if err := m.fw.Add(p); err != nil {
+					m.blind = true
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// inSource reports whether an event's path is in a source folder and not
+// hidden there; gone says it is a source folder itself, now removed.
+func (m *Monitor) inSource(ev fsnotify.Event) (in, gone bool) {
+	for _, dir := range m.sources {
+		rel, err := filepath.Rel(dir, ev.Name)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if rel == "." {
+			return true, ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0
+		}
+		for _, el := range strings.Split(filepath.ToSlash(rel), "/") {
+			if strings.HasPrefix(el, ".") {
+				return false, false
+			}
+		}
+		return true, false
+	}
+	return false, false
+}
+
 // Changed reports whether anything the index reads may have changed since
 // the previous call (true on the first call, and whenever unsure). It
 // creates a cookie file and waits for the reader to see its event: every
@@ -188,11 +253,28 @@ func (m *Monitor) note(ev fsnotify.Event) bool {
 	case rel == memoryFile:
 		m.pending = true
 		return true
+	case rel == SourcesFile:
+		// A source added or removed (agent memory sources): what the index
+		// reads changed, and a new folder must be watched from now on.
+		m.pending = true
+		m.sources = nil
+		m.addSources()
+		return true
 	case inNoteDir(rel):
 		m.pending = true
 		if ev.Op&fsnotify.Create != 0 {
 			if fi, err := os.Lstat(ev.Name); err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0) {
 				m.addTree(ev.Name) // a link makes the monitor blind
+			}
+		}
+		return true
+	}
+	if in, gone := m.inSource(ev); in {
+		m.pending = true
+		m.blind = m.blind || gone // its return raises no event here
+		if ev.Op&fsnotify.Create != 0 {
+			if fi, err := os.Lstat(ev.Name); err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0) {
+				m.addTree(ev.Name)
 			}
 		}
 		return true

@@ -103,6 +103,10 @@ func ParseCitation(s string) (Citation, error) {
 	if s == "" {
 		return c, fmt.Errorf("no file named; give a path like MEMORY.md or logs/2026-11-20.md, or a date: %w", ErrInvalid)
 	}
+	if name, rest, ok := SplitSourcePath(s); ok {
+		c.Path = name + ":" + path.Clean(strings.TrimPrefix(rest, "./"))
+		return c, sourceNoteName(name, rest)
+	}
 	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, `\`) || filepath.IsAbs(s) || (len(s) > 1 && s[1] == ':') {
 		return c, fmt.Errorf("%q is an absolute path; name a memory file relative to the workspace, like logs/2026-11-20.md: %w", s, ErrInvalid)
 	}
@@ -125,8 +129,31 @@ func ParseCitation(s string) (Citation, error) {
 	return c, nil
 }
 
+// sourceNoteName refuses a path inside the source name that is not one of
+// its notes: absolute, climbing out, hidden, or not markdown.
+func sourceNoteName(name, rel string) error {
+	if strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || filepath.IsAbs(rel) {
+		return fmt.Errorf("%s:%s is absolute; name a note relative to its source folder, like %s:projects/plan.md: %w", name, rel, name, ErrInvalid)
+	}
+	for _, el := range strings.Split(rel, "/") {
+		if el == ".." {
+			return fmt.Errorf("%s:%s climbs out with \"..\"; only notes inside the source folder can be read: %w", name, rel, ErrInvalid)
+		}
+		if strings.HasPrefix(el, ".") && el != "." {
+			return fmt.Errorf("%s:%s is a hidden file, not a note: %w", name, rel, ErrInvalid)
+		}
+	}
+	if !strings.HasSuffix(rel, ".md") {
+		return fmt.Errorf("%s:%s is not a markdown note; name one, like %s:projects/plan.md: %w", name, rel, name, ErrInvalid)
+	}
+	return nil
+}
+
 // memoryName refuses a cleaned relative name that is not a memory file.
 func memoryName(rel string) error {
+	if name, rest, ok := SplitSourcePath(rel); ok {
+		return sourceNoteName(name, rest)
+	}
 	for _, d := range readDenied {
 		if strings.EqualFold(rel, d) {
 			if d == "SOUL.md" {
@@ -135,7 +162,7 @@ func memoryName(rel string) error {
 			return fmt.Errorf("%s is a database, not a memory file; memory_read reads MEMORY.md, logs/ and digests/: %w", d, ErrInvalid)
 		}
 	}
-	if rel == "." || rel == logsDir || rel == digestsDir {
+	if rel == "." || rel == logsDir || rel == digestsDir || rel == importsDir {
 		return fmt.Errorf("%q is a directory; name one file in it, like logs/2026-11-20.md, or pass date: %w", rel, ErrInvalid)
 	}
 	els := strings.Split(rel, "/")
@@ -144,10 +171,10 @@ func memoryName(rel string) error {
 			return fmt.Errorf("%q is a hidden file, not a memory file: %w", rel, ErrInvalid)
 		}
 	}
-	if rel == memoryFile || len(els) > 1 && (els[0] == logsDir || els[0] == digestsDir) && strings.HasSuffix(rel, ".md") {
+	if rel == memoryFile || len(els) > 1 && inNoteDir(rel) && strings.HasSuffix(rel, ".md") {
 		return nil
 	}
-	return fmt.Errorf("%q is not a memory file; memory_read reads MEMORY.md, logs/*.md and digests/*.md: %w", rel, ErrInvalid)
+	return fmt.Errorf("%q is not a memory file; memory_read reads MEMORY.md, logs/*.md, digests/*.md, imports/**/*.md and the notes of a source (NAME:path.md): %w", rel, ErrInvalid)
 }
 
 // Read returns lines of the memory file rel (as ParseCitation cleaned it),
@@ -168,7 +195,33 @@ func Read(home, rel string, from, lines int) (Excerpt, error) {
 	if lines < 0 {
 		return ex, fmt.Errorf("lines must be 1 or more (or left out for the whole file), got %d: %w", lines, ErrInvalid)
 	}
-	f, err := openConfined(home, rel)
+	if src, inSrc, ok := SplitSourcePath(rel); ok {
+		dir, err := sourceDir(home, src)
+		if err != nil {
+			return ex, err
+		}
+		return readFrom(ex, dir, inSrc, from, lines)
+	}
+	return readFrom(ex, home, rel, from, lines)
+}
+
+// sourceDir is the folder of the source name.
+func sourceDir(home, name string) (string, error) {
+	list, err := LoadSources(home)
+	if err != nil {
+		return "", err
+	}
+	for _, s := range list {
+		if s.Name == name {
+			return s.Dir, nil
+		}
+	}
+	return "", fmt.Errorf("no notes source named %q (agent memory sources list): %w", name, ErrNotFound)
+}
+
+// readFrom is Read of rel inside dir, the workspace or a source's folder.
+func readFrom(ex Excerpt, dir, rel string, from, lines int) (Excerpt, error) {
+	f, err := openConfined(dir, rel)
 	if err != nil {
 		return ex, err
 	}

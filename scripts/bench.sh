@@ -94,6 +94,17 @@ echo "| floor: the stack floor running only the turn's recall statements, wall, 
 echo "| floor of a whole turn: that recall, then state.db opened, version and model asked, message stored, request sent, reply stored (gofloor -turn), wall, median | $turnfloor ms | |"
 echo "| for scale: the sqlite3 CLI running that statement, wall, median | $sqlitefloor ms | |"
 
+# Search by meaning (docs/decisions-index.md, "Embeddings"): the brute-force
+# scan of stored paragraph vectors, per paragraph, and what that makes a
+# query on ws-M (~203,000 paragraphs) and the 96 MB workspace (~1,000,000).
+echo >&2 "bench.sh: vector scan"
+echo
+echo "| vector search (brute force) | per paragraph | vectors, ws-M / 96 MB | a query, ws-M / 96 MB |"
+echo "|---|---|---|---|"
+(cd "$root" && go test -tags "$tags" -run '^$' -bench 'VectorScan' -benchtime 3x ./index/) |
+    awk '/^BenchmarkVectorScan\// { split($1, n, "[=-]"); for (i = 1; i < NF; i++) { if ($(i+1) == "ns/unit") ns = $i; if ($(i+1) == "kB-vector/unit") kb = $i }
+        printf "| %s dimensions | %.1f µs | %.0f MB / %.0f MB | %.2f s / %.1f s |\n", n[2], ns / 1000, kb * 203, kb * 1000, ns * 203000 / 1e9, ns * 1e6 / 1e9 }'
+
 # Recall with and without digests (docs/cli-distill.md): LoCoMo dev split, extractive digests.
 echo >&2 "bench.sh: evidence recall, raw logs vs raw logs + digests"
 BENCH_DATA="$data" AGENT_BIN="$bin" "$root/scripts/locomo-digests.sh" | grep '^locomo-digests:'

@@ -16,6 +16,7 @@ fi
 . "$root/scripts/ollama.sh"
 . "$root/scripts/mcp-servers.sh"
 . "$root/scripts/llama-vocab.sh"
+. "$root/scripts/glove.sh"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/agent-e2e.XXXXXX")"
 cleanup() {
@@ -439,6 +440,30 @@ prompt_eval_count() {
 	' "$OLLAMA_HOST" "$1"
 }
 
+# e2e_embed: search by meaning through the real Ollama's /api/embed, with
+# GloVe 6B-100d packed as a bert embedding model (scripts/glove.sh): the
+# stand-in for `ollama pull nomic-embed-text`. Its own workspace.
+e2e_embed() {
+	local -x AGENT_HOME="$work/ws-embed"
+	(cd "$glove_gguf" && HOME="$OLLAMA_TMP/home" "$OLLAMA_BIN" create glove -f Modelfile) >"$work/glove-create.log" 2>&1
+	CODE=$? OUT="" ERR="$(cat "$work/glove-create.log")"
+	check "embed: ollama create glove from the packed GGUF" code_is 0
+	ag init
+	mkdir -p "$AGENT_HOME/logs"
+	printf '# 2026-11-20\n\n## School\n\nPicked up the children from school at four.\n' >"$AGENT_HOME/logs/2026-11-20.md"
+	printf '# 2026-11-21\n\n## Money\n\nThe stock market fell sharply today.\n' >"$AGENT_HOME/logs/2026-11-21.md"
+	ag memory search kids
+	check "embed: by words alone, kids finds nothing (exit 3)" code_is 3
+	ag --embed-model glove memory reindex --json
+	check "embed: reindex embeds every chunk through /api/embed" eval 'code_is 0 && out_has "\"embedded\":\{\"model\":\"glove:latest\",\"chunks\":[1-9]" && out_has "\"left\":0"'
+	AGENT_EMBED_MODEL=glove ag memory search kids --json
+	check "embed: kids finds the children by meaning" eval 'code_is 0 && out_has "^\[\{\"path\":\"logs/2026-11-20.md\".*\"query\":\"meaning\"" && err_empty'
+	AGENT_EMBED_MODEL=glove ag doctor
+	check "embed: doctor's embeddings line" eval 'out_has "^ok	embeddings	glove:latest@[0-9a-f]{12}/100, 100 dimensions; [0-9]+ of [0-9]+ chunks embedded	"'
+	ag --embed-model no-such-model memory search school
+	check "embed: a model not pulled falls back to words with one notice" eval 'code_is 0 && out_has "^logs/2026-11-20.md	" && err_has "searching by words only"'
+}
+
 start=$SECONDS
 ollama_up || {
 	echo "e2e: could not start Ollama"
@@ -451,6 +476,8 @@ ollama_up || {
 mcp_servers_install
 (cd "$root" && go build -o "$work/fakeollama" ./core/ollamatest/cmd/fakeollama)
 llama_vocab_install && (cd "$root" && go run ./scripts/tinymodel -vocab "$LLAMA_VOCAB" -o "$work/tiny-words")
+glove_gguf="${AGENT_CACHE:-$HOME/.cache/agent}/glove-model-$GLOVE_VERSION"
+glove_model "$glove_gguf"
 # the tiny model under the project's llama3.x- and qwen2.x-shaped templates,
 # with room for their role markers and tool list at its ~1 character a token
 for t in llama3 qwen2; do
@@ -473,6 +500,7 @@ e2e_distill
 e2e_skills
 e2e_mcp
 e2e_identity
+e2e_embed
 
 echo "e2e: took $((SECONDS - start))s"
 echo "e2e: $passed passed, $failed failed"

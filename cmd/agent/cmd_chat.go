@@ -34,6 +34,7 @@ func (a *app) chatCommand() *cli.Command {
 		ArgsUsage: "[MESSAGE]",
 		Flags: append(sessionFlags(),
 			&cli.BoolFlag{Name: "no-log", Usage: "do not append this conversation to today's log"},
+			&cli.BoolFlag{Name: "auto-compact", Usage: "after a turn whose context dropped turns, have the model summarise them (as sessions compact; one more model call)", Sources: cli.EnvVars("AGENT_AUTO_COMPACT")},
 			&cli.DurationFlag{Name: "keep-alive", Usage: "how long Ollama keeps the model loaded", Value: core.DefaultKeepAlive, Sources: cli.EnvVars("AGENT_KEEP_ALIVE")},
 			&cli.DurationFlag{Name: "load-timeout", Usage: "give up if the first token takes longer (model loading)", Value: core.DefaultLoadTimeout, Sources: cli.EnvVars("AGENT_LOAD_TIMEOUT")},
 			&cli.DurationFlag{Name: "stall-timeout", Usage: "give up if the reply stalls this long between tokens", Value: core.DefaultStallTimeout, Sources: cli.EnvVars("AGENT_STALL_TIMEOUT")},
@@ -50,6 +51,7 @@ func (a *app) chatCommand() *cli.Command {
 			defer sess.close()
 			sess.chat.KeepAlive = cmd.Duration("keep-alive")
 			sess.chat.NoLog = cmd.Bool("no-log")
+			sess.chat.AutoCompact = cmd.Bool("auto-compact")
 			sess.ollama.LoadTimeout = cmd.Duration("load-timeout")
 			sess.ollama.StallTimeout = cmd.Duration("stall-timeout")
 			a.remindersAtChatStart(ctx, sess.ws)
@@ -161,7 +163,11 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		}
 		a.warnf("created your workspace at %s (your notes, persona and memory live there); let's get to know each other", home)
 	}
-	mem, recaller, err := core.OpenRecall(ctx, home, message, func(msg string) { a.warnf("%s", msg) })
+	emb, err := a.embedder()
+	if err != nil {
+		return nil, err
+	}
+	mem, recaller, err := core.OpenRecall(ctx, home, message, emb, func(msg string) { a.warnf("%s", msg) })
 	if err != nil {
 		a.warnf("memory index unavailable, chatting without recall: %v", err)
 	}

@@ -31,6 +31,11 @@ func (a *app) runDoctor(ctx context.Context) error {
 		return err
 	}
 	rep := core.Doctor(ctx, home, a.model, nil)
+	if e, err := a.embedder(); err != nil {
+		return err
+	} else if e != nil {
+		rep.Add(core.DoctorEmbeddings(ctx, home, e))
+	}
 	if err := a.printDoctor(rep); err != nil {
 		return err
 	}

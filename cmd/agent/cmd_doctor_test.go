@@ -42,8 +42,8 @@ func TestDoctorExitCodes(t *testing.T) {
 		t.Fatalf("all ok: exit %d, stderr %q", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	if len(lines) != 10 {
-		t.Fatalf("want 10 tab-separated records, got:\n%s", stdout)
+	if len(lines) != 11 {
+		t.Fatalf("want 11 tab-separated records, got:\n%s", stdout)
 	}
 	for _, l := range lines {
 		if f := strings.Split(l, "\t"); len(f) != 4 || f[0] != "ok" || f[3] != "" {
@@ -62,7 +62,7 @@ func TestDoctorExitCodes(t *testing.T) {
 	if !strings.Contains(stdout, "fail\tmodel\tmistral:latest not installed\tollama pull mistral\n") {
 		t.Errorf("model missing: stdout\n%s", stdout)
 	}
-	if stderr != "agent: doctor: 1 of 10 checks failed (Ollama or the model)\n" {
+	if stderr != "agent: doctor: 1 of 11 checks failed (Ollama or the model)\n" {
 		t.Errorf("model missing: stderr %q", stderr)
 	}
 
@@ -78,14 +78,14 @@ func TestDoctorExitCodes(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != 4 {
 		t.Fatalf("--json: exit %d, %v:\n%s", code, err, stdout)
 	}
-	if rep.OK || len(rep.Checks) != 10 || rep.Checks[9].Name != "model" || rep.Checks[9].OK || rep.Checks[9].Fix != "ollama pull mistral" {
+	if rep.OK || len(rep.Checks) != 11 || rep.Checks[10].Name != "model" || rep.Checks[10].OK || rep.Checks[10].Fix != "ollama pull mistral" {
 		t.Errorf("--json = %+v", rep)
 	}
 
 	// A workspace failure outranks Ollama's: exit 1.
 	srv.Close()
 	code, _, stderr = runDoctorCmd(t, false, "--home", filepath.Join(home, "missing"), "doctor")
-	if code != 1 || stderr != "agent: doctor: 10 of 10 checks failed\n" {
+	if code != 1 || stderr != "agent: doctor: 11 of 11 checks failed\n" {
 		t.Errorf("no workspace and no Ollama: exit %d, stderr %q", code, stderr)
 	}
 }

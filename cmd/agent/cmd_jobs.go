@@ -18,6 +18,7 @@ import (
 
 	"agent/core"
 	"agent/core/jobs"
+	"agent/core/printable"
 	"agent/core/reminders"
 	"agent/memory"
 )
@@ -191,13 +192,14 @@ func (a *app) runTick(ctx context.Context, st *jobs.Store, ws *core.Workspace) e
 		return err
 	}
 	for _, r := range due {
-		line := fmt.Sprintf("reminder %d (due %s): %s", r.ID, reminders.Format(r.DueAt, loc), r.Text)
+		text := printable.Escape(r.Text)
+		line := fmt.Sprintf("reminder %d (due %s): %s", r.ID, reminders.Format(r.DueAt, loc), text)
 		if !a.jsonOut {
 			if _, err := fmt.Fprintln(a.io.Out, line); err != nil {
 				return err
 			}
 		}
-		desktopNotify(ctx, r.Text, line)
+		desktopNotify(ctx, text, line)
 	}
 	tk, err := a.ticker(ctx, st, ws)
 	if err != nil {
@@ -397,82 +399,87 @@ func (a *app) printRuns(runs []jobs.Run) error {
 	return nil
 }
 
-// Names of the systemd user units `jobs install` writes.
-const (
-	tickService = "agent-tick.service"
-	tickTimer   = "agent-tick.timer"
-)
+// legacyTickTimer is the one timer every workspace shared before units were
+// named per workspace (jobs.Install.UnitName).
+const legacyTickTimer = "agent-tick.timer"
 
 func (a *app) jobsInstallCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "install",
-		Usage: "print a crontab line and a systemd user timer that run `agent jobs tick`; --write installs the timer",
+		Usage: "print a crontab line and a systemd user timer that run `agent jobs tick` for this workspace, with this model and OLLAMA_HOST; --write installs the timer",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "write", Usage: "write the systemd user units, after confirmation on a terminal"}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			home, err := core.ResolveHome(a.homeFlag)
+			in, err := a.tickInstall()
 			if err != nil {
 				return err
 			}
-			if err := core.Locate(home); err != nil {
-				return err
-			}
-			bin, err := os.Executable()
-			if err != nil {
-				return err
-			}
-			service, timer := systemdUnits(bin, home)
 			if !cmd.Bool("write") {
-				fmt.Fprintf(a.io.Out, "# crontab -e, then add:\n* * * * * %s --home %s --quiet jobs tick\n\n", shellQuote(bin), shellQuote(home))
-				fmt.Fprintf(a.io.Out, "# ~/.config/systemd/user/%s\n%s\n# ~/.config/systemd/user/%s\n%s", tickService, service, tickTimer, timer)
-				return nil
-			}
-			if !a.io.InTTY || !a.io.ErrTTY {
-				return usagef("--write asks for confirmation on a terminal; without one, copy the units printed by: agent jobs install")
-			}
-			cfg, err := os.UserConfigDir()
-			if err != nil {
+				name := in.UnitName()
+				_, err := fmt.Fprintf(a.io.Out, "# crontab -e, then add:\n%s\n# ~/.config/systemd/user/%s.service\n%s\n# ~/.config/systemd/user/%s.timer\n%s",
+					in.Crontab(), name, in.Service(), name, in.Timer())
 				return err
 			}
-			dir := filepath.Join(cfg, "systemd", "user")
-			fmt.Fprintf(a.io.Err, "agent: write %s and %s in %s? [y/N] ", tickService, tickTimer, dir)
-			var answer string
-			fmt.Fscanln(a.io.In, &answer)
-			if !strings.EqualFold(strings.TrimSpace(answer), "y") && !strings.EqualFold(strings.TrimSpace(answer), "yes") {
-				return errors.New("nothing written")
-			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-			for name, body := range map[string]string{tickService: service, tickTimer: timer} {
-				if err := renameio.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-					return err
-				}
-			}
-			start := "systemctl --user daemon-reload && systemctl --user enable --now " + tickTimer
-			if _, err := exec.LookPath("systemctl"); err != nil {
-				a.infof("written to %s; start it with: %s", dir, start)
-				return nil
-			}
-			for _, args := range [][]string{{"--user", "daemon-reload"}, {"--user", "enable", "--now", tickTimer}} {
-				if out, err := exec.CommandContext(ctx, "systemctl", args...).CombinedOutput(); err != nil {
-					return fmt.Errorf("units written to %s, but systemctl %s failed: %v: %s\nstart it yourself with: %s", dir, strings.Join(args, " "), err, strings.TrimSpace(string(out)), start)
-				}
-			}
-			a.infof("installed and started %s (see: systemctl --user list-timers)", tickTimer)
-			return nil
+			return a.writeTickUnits(ctx, in)
 		},
 	}
 }
 
-func systemdUnits(bin, home string) (service, timer string) {
-	service = fmt.Sprintf("[Unit]\nDescription=agent: deliver due reminders and run due jobs\n\n[Service]\nType=oneshot\nExecStart=%s --home %s --quiet jobs tick\n", systemdQuote(bin), systemdQuote(home))
-	timer = "[Unit]\nDescription=agent jobs tick every minute\n\n[Timer]\nOnCalendar=*-*-* *:*:00\nPersistent=true\n\n[Install]\nWantedBy=timers.target\n"
-	return service, timer
+// tickInstall is the tick as this command runs: this binary, workspace,
+// model and OLLAMA_HOST.
+func (a *app) tickInstall() (jobs.Install, error) {
+	home, err := core.ResolveHome(a.homeFlag)
+	if err != nil {
+		return jobs.Install{}, err
+	}
+	if err := core.Locate(home); err != nil {
+		return jobs.Install{}, err
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return jobs.Install{}, err
+	}
+	return jobs.NewInstall(bin, home, a.model, os.Getenv("OLLAMA_HOST"))
 }
 
-func systemdQuote(s string) string {
-	if !strings.ContainsAny(s, " \t\"'\\") {
-		return s
+// writeTickUnits writes the workspace's systemd user units after the user
+// confirms on a terminal, and starts the timer when systemctl is there.
+func (a *app) writeTickUnits(ctx context.Context, in jobs.Install) error {
+	if !a.io.InTTY || !a.io.ErrTTY {
+		return usagef("--write asks for confirmation on a terminal; without one, copy the units printed by: agent jobs install")
 	}
-	return strconv.Quote(s)
+	cfg, err := os.UserConfigDir()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(cfg, "systemd", "user")
+	service, timer := in.UnitName()+".service", in.UnitName()+".timer"
+	fmt.Fprintf(a.io.Err, "agent: write %s and %s in %s? [y/N] ", service, timer, dir)
+	var answer string
+	fmt.Fscanln(a.io.In, &answer)
+	if !strings.EqualFold(strings.TrimSpace(answer), "y") && !strings.EqualFold(strings.TrimSpace(answer), "yes") {
+		return errors.New("nothing written")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	for name, body := range map[string]string{service: in.Service(), timer: in.Timer()} {
+		if err := renameio.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, legacyTickTimer)); err == nil {
+		a.warnf("%s from an earlier install also runs a tick; if it was for this workspace, stop it: systemctl --user disable --now %s", legacyTickTimer, legacyTickTimer)
+	}
+	start := "systemctl --user daemon-reload && systemctl --user enable --now " + timer
+	if _, err := exec.LookPath("systemctl"); err != nil {
+		a.infof("written to %s; start it with: %s", dir, start)
+		return nil
+	}
+	for _, args := range [][]string{{"--user", "daemon-reload"}, {"--user", "enable", "--now", timer}} {
+		if out, err := exec.CommandContext(ctx, "systemctl", args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("units written to %s, but systemctl %s failed: %v: %s\nstart it yourself with: %s", dir, strings.Join(args, " "), err, strings.TrimSpace(string(out)), start)
+		}
+	}
+	a.infof("installed and started %s (see: systemctl --user list-timers)", timer)
+	return nil
 }

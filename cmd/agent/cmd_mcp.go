@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -65,10 +66,19 @@ func (a *app) mcpCommand() *cli.Command {
 				Action:    a.mcpPolicyAction("deny"),
 			},
 			{
+				Name:      "approve",
+				Usage:     "let the assistant start a server as mcp.json now writes it (imported or edited by hand)",
+				ArgsUsage: "NAME",
+				Action:    a.runMCPApprove,
+			},
+			{
 				Name:      "import",
-				Usage:     "add the servers of another client's config (.mcp.json, claude_desktop_config.json)",
+				Usage:     "add the servers of another client's config (.mcp.json, claude_desktop_config.json), showing each command line and asking to approve them",
 				ArgsUsage: "FILE",
-				Action:    a.runMCPImport,
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "yes", Usage: "approve the imported servers without asking (for scripts)"},
+				},
+				Action: a.runMCPImport,
 			},
 		},
 	}
@@ -98,14 +108,15 @@ func (a *app) withMCPConfig(ctx context.Context, fn func(ws *core.Workspace, cfg
 	return fn(ws, cfg)
 }
 
-// editMCPConfig applies change to mcp.json and writes it back atomically.
+// editMCPConfig applies change to mcp.json under its lock and writes it
+// back atomically.
 func (a *app) editMCPConfig(ctx context.Context, change func(ws *core.Workspace, cfg *mcp.Config) error) error {
-	return a.withMCPConfig(ctx, func(ws *core.Workspace, cfg *mcp.Config) error {
-		if err := change(ws, cfg); err != nil {
-			return err
-		}
-		return mcp.SaveConfig(mcpConfigPath(ws), cfg)
-	})
+	ws, err := a.openWorkspace(ctx)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	return mcp.UpdateConfig(ctx, mcpConfigPath(ws), func(cfg *mcp.Config) error { return change(ws, cfg) })
 }
 
 // errNoServer is an unknown server name (exit 3).
@@ -169,8 +180,49 @@ func (a *app) runMCPAdd(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	// The user typed the command line: adding it is approving it.
+	if err := a.approveMCP(ctx, s); err != nil {
+		return err
+	}
 	a.infof("added %s; check it with: agent mcp list", name)
 	return nil
+}
+
+// approveMCP records the user's approval of one server as written.
+func (a *app) approveMCP(ctx context.Context, servers ...mcp.Server) error {
+	ws, err := a.openWorkspace(ctx)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	st := mcp.NewStore(ws.State, a.now)
+	for _, s := range servers {
+		if err := st.Approve(ctx, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *app) runMCPApprove(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Len() != 1 {
+		return usagef("usage: agent mcp approve NAME")
+	}
+	name := cmd.Args().First()
+	return a.withMCPConfig(ctx, func(ws *core.Workspace, cfg *mcp.Config) error {
+		s, ok := cfg.Servers[name]
+		if !ok {
+			return errNoServer(ws, name)
+		}
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		if err := mcp.NewStore(ws.State, a.now).Approve(ctx, s); err != nil {
+			return err
+		}
+		a.infof("approved %s to run: %s", name, s.Display())
+		return nil
+	})
 }
 
 func (a *app) runMCPRemove(ctx context.Context, cmd *cli.Command) error {
@@ -204,6 +256,7 @@ func (a *app) runMCPImport(ctx context.Context, cmd *cli.Command) error {
 		return &codedError{code: exitNotFound, err: fmt.Errorf("import %s: no mcpServers in it", file)}
 	}
 	var added, skipped []string
+	var imported []mcp.Server
 	err = a.editMCPConfig(ctx, func(ws *core.Workspace, cfg *mcp.Config) error {
 		for _, orig := range src.Names() {
 			s := src.Servers[orig]
@@ -220,6 +273,7 @@ func (a *app) runMCPImport(ctx context.Context, cmd *cli.Command) error {
 				skipped = append(skipped, fmt.Sprintf("%s (%v)", orig, s.Validate()))
 			default:
 				cfg.Servers[name] = s
+				imported = append(imported, s)
 				if name != orig {
 					name += " (was " + strconv.Quote(orig) + ")"
 				}
@@ -235,7 +289,45 @@ func (a *app) runMCPImport(ctx context.Context, cmd *cli.Command) error {
 		a.warnf("not imported: %s", s)
 	}
 	a.infof("imported %d of %d: %s", len(added), len(src.Servers), strings.Join(added, ", "))
+	if len(imported) == 0 {
+		return nil
+	}
+	return a.approveImported(ctx, imported, cmd.Bool("yes"))
+}
+
+// approveImported shows what each imported server would run and approves
+// them on the user's word: --yes, or "y" on a terminal. Otherwise they stay
+// in mcp.json, not approved: nothing starts them until agent mcp approve.
+func (a *app) approveImported(ctx context.Context, servers []mcp.Server, yes bool) error {
+	for _, s := range servers {
+		a.infof("  %s: %s", s.Name, s.Display())
+	}
+	if !yes && a.io.InTTY && a.io.ErrTTY {
+		fmt.Fprintf(a.io.Err, "agent: approve %s to run? [y/N] ", plural(len(servers), "this server", fmt.Sprintf("these %d servers", len(servers))))
+		answer, _ := bufio.NewReader(a.io.In).ReadString('\n')
+		ans := strings.ToLower(strings.TrimSpace(answer))
+		yes = ans == "y" || ans == "yes"
+	}
+	if !yes {
+		names := make([]string, 0, len(servers))
+		for _, s := range servers {
+			names = append(names, s.Name)
+		}
+		a.warnf("not approved: nothing starts %s until you run: agent mcp approve NAME", strings.Join(names, ", "))
+		return nil
+	}
+	if err := a.approveMCP(ctx, servers...); err != nil {
+		return err
+	}
+	a.infof("approved %d to run", len(servers))
 	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (a *app) mcpPolicyAction(decision string) cli.ActionFunc {
@@ -245,10 +337,11 @@ func (a *app) mcpPolicyAction(decision string) cli.ActionFunc {
 		}
 		name, tool := cmd.Args().Get(0), cmd.Args().Get(1)
 		err := a.withMCPConfig(ctx, func(ws *core.Workspace, cfg *mcp.Config) error {
-			if _, ok := cfg.Servers[name]; !ok {
+			s, ok := cfg.Servers[name]
+			if !ok {
 				return errNoServer(ws, name)
 			}
-			return mcp.NewStore(ws.State, a.now).SetPolicy(ctx, name, tool, decision)
+			return mcp.NewStore(ws.State, a.now).SetPolicy(ctx, name, s.Target(), tool, decision)
 		})
 		if err != nil {
 			return err
@@ -335,6 +428,11 @@ func (a *app) runMCPTools(ctx context.Context, cmd *cli.Command) error {
 		names = []string{only}
 	}
 	m.Prepare(ctx) // lists the servers whose tools are not cached
+	for _, st := range m.Statuses() {
+		if st.State == mcp.StateNotApproved && slices.Contains(names, st.Name) {
+			a.warnf("%s is not approved to run, so its tools are unknown (approve it: agent mcp approve %s)", st.Name, st.Name)
+		}
+	}
 	var rows []mcpToolJSON
 	for _, n := range names {
 		tools, _ := m.ServerTools(n)

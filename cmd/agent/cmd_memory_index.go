@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -64,7 +63,14 @@ func (a *app) openIndex(ctx context.Context) (*index.Index, string, error) {
 		return nil, "", err
 	}
 	ix, err := index.Open(ctx, home, func(msg string) { a.warnf("%s", msg) })
-	return ix, home, err
+	if err != nil {
+		return nil, "", err
+	}
+	if err := a.setEmbedder(ix); err != nil {
+		ix.Close()
+		return nil, "", err
+	}
+	return ix, home, nil
 }
 
 // statsJSON is the --json shape of reindex (documented in docs/cli-index.md).
@@ -79,6 +85,8 @@ type statsJSON struct {
 	Unchanged int     `json:"unchanged"`
 	Skipped   int     `json:"skipped"`
 	Seconds   float64 `json:"seconds"`
+	// Embedded is there only with an embedding model (cmd_embed.go).
+	Embedded *embedJSON `json:"embedded,omitempty"`
 }
 
 func (a *app) runReindex(ctx context.Context, cmd *cli.Command) error {
@@ -98,10 +106,8 @@ func (a *app) runReindex(ctx context.Context, cmd *cli.Command) error {
 	debug.SetGCPercent(200)
 	debug.SetMemoryLimit(32 << 20)
 	opts := index.ReindexOptions{Full: cmd.Bool("full")}
-	// A dumb terminal cannot erase a line; it gets the summary only.
-	var bar *progressLine
-	if a.io.ErrTTY && !a.quiet && os.Getenv("TERM") != "dumb" {
-		bar = &progressLine{w: a.io.Err, label: "agent: indexing", interval: 100 * time.Millisecond}
+	bar := a.progressLine("agent: indexing")
+	if bar != nil {
 		opts.Progress = bar.set
 	}
 	st, err := ix.Reindex(ctx, opts)
@@ -111,16 +117,17 @@ func (a *app) runReindex(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	a.infof("%s", summary(st))
+	emb := a.embedAll(ctx, ix)
 	if a.jsonOut {
 		if err := a.writeJSON(statsJSON{
 			Full: st.Full, Files: st.Files, Chunks: st.Chunks, Bytes: st.Bytes,
 			New: st.New, Changed: st.Changed, Removed: st.Removed, Unchanged: st.Unchanged,
-			Skipped: st.Skipped, Seconds: st.Duration.Seconds(),
+			Skipped: st.Skipped, Seconds: st.Duration.Seconds(), Embedded: emb,
 		}); err != nil {
 			return err
 		}
 	}
-	a.infof("%s", summary(st))
 	return nil
 }
 
@@ -296,14 +303,20 @@ func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer ix.Close()
+	poke, stopEmbedding, err := a.embedInBackground(ctx, home)
+	if err != nil {
+		return err
+	}
+	defer stopEmbedding()
 	return core.KeepIndexFresh(ctx, home, ix, core.WatchReport{
 		Started: func(st index.Stats, unsure error) {
 			a.infof("watching %s (%d files, %d chunks); stop with Ctrl-C", home, st.Files, st.Chunks)
 			if unsure != nil {
 				a.infof("searches will check the files themselves while %v", unsure)
 			}
+			poke()
 		},
-		Refreshed: func(st index.Stats) { a.infof("%s", summary(st)) },
+		Refreshed: func(st index.Stats) { a.infof("%s", summary(st)); poke() },
 		Note:      func(msg string) { a.warnf("%s", msg) },
 	})
 }

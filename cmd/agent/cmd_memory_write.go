@@ -3,10 +3,12 @@ package main
 import (
 	"agent/core/memrev"
 	"context"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"agent/memory"
+	"agent/memory/secrets"
 )
 
 // memoryWriteCommands: agent memory add.
@@ -67,6 +69,11 @@ func (a *app) runMemoryAdd(ctx context.Context, opts memoryAddOptions) error {
 // reportAppend prints where an append landed: JSON on stdout when asked,
 // else a confirmation for a person at a terminal; nothing for scripts.
 func (a *app) reportAppend(res memory.AppendResult, section string) error {
+	if len(res.Secrets) > 0 {
+		// Said even under --quiet and --json: what was written is not what was typed.
+		a.warnf("not written to memory: %s (a marker such as %s stands in its place)",
+			strings.Join(res.Secrets, ", "), secrets.Marker(res.Secrets[0]))
+	}
 	if a.jsonOut {
 		return a.writeJSON(appendJSON{Path: res.Path, StartLine: res.StartLine, EndLine: res.EndLine, Section: section})
 	}

@@ -46,7 +46,7 @@ func (a *app) promptCommand() *cli.Command {
 			if a.jsonOut {
 				return a.writeJSON(asm)
 			}
-			a.printAssembled(asm)
+			a.printAssembled(asm, true)
 			return nil
 		},
 	}
@@ -58,8 +58,10 @@ const promptAskTimeout = 3 * time.Second
 // printAssembled shows each message under a header naming its layer, source
 // and size, then the totals — the same messages chat sends, in order. With
 // the exchange placement the memory layer is the top of the user's message,
-// so it is shown there, under the message's header.
-func (a *app) printAssembled(asm *core.Assembled) {
+// so it is shown there, under the message's header. Without bodies only the
+// headers and totals are printed: how full the context is and what was cut
+// (the REPL's /context).
+func (a *app) printAssembled(asm *core.Assembled, bodies bool) {
 	out := a.io.Out
 	mi := 0
 	for _, l := range asm.Layers {
@@ -68,6 +70,9 @@ func (a *app) printAssembled(asm *core.Assembled) {
 			header += " · " + l.Truncated
 		}
 		fmt.Fprintln(out, a.ansi("1;36", header))
+		if !bodies {
+			continue
+		}
 		n := 1
 		switch {
 		case l.Name == core.LayerHistory:
@@ -84,6 +89,9 @@ func (a *app) printAssembled(asm *core.Assembled) {
 			}
 			fmt.Fprintln(out, strings.TrimRight(m.Content, "\n"))
 		}
+		fmt.Fprintln(out)
+	}
+	if !bodies {
 		fmt.Fprintln(out)
 	}
 	cuts := "none"

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/printable"
 	"agent/core/reminders"
 )
 
@@ -164,7 +165,7 @@ func (a *app) printReminders(list []reminders.Reminder, loc *time.Location) erro
 			if r.Status == reminders.StatusPending && !r.DueAt.After(a.now()) {
 				due = a.ansi("31", due)
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, due, r.Status, strings.Join(strings.Fields(r.Text), " "))
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, due, r.Status, printable.Escape(strings.Join(strings.Fields(r.Text), " ")))
 		}
 		return tw.Flush()
 	default:

@@ -9,6 +9,8 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/compact"
+	"agent/core/printable"
 )
 
 func (a *app) sessionsCommand() *cli.Command {
@@ -87,20 +89,36 @@ func (a *app) sessionsCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
+					sum, compacted, err := compact.Load(ctx, ws.State, s.ID)
+					if err != nil {
+						return err
+					}
 					if a.jsonOut {
 						if msgs == nil {
 							msgs = []core.StoredMessage{}
 						}
+						var summary *compact.Summary // null when never compacted
+						if compacted {
+							summary = &sum
+						}
 						return a.writeJSON(struct {
 							sessionJSON
 							Messages []core.StoredMessage `json:"messages"`
-						}{newSessionJSON(s), msgs})
+							Summary  *compact.Summary     `json:"summary"`
+						}{newSessionJSON(s), msgs, summary})
 					}
 					if !a.io.OutTTY {
+						if compacted {
+							writeTSV(a.io.Out, sum.CreatedAt.Format(time.RFC3339), "summary", fmt.Sprintf("%d turns", sum.Turns), "", sum.Text())
+						}
 						for _, m := range msgs {
 							writeTSV(a.io.Out, m.CreatedAt.Format(time.RFC3339), m.Role, m.Status, m.ToolName, m.Content)
 						}
 						return nil
+					}
+					if compacted {
+						fmt.Fprintf(a.io.Out, "%s %s\n%s\n", a.ansi("1", fmt.Sprintf("summary of the first %d turns (compacted)", sum.Turns)),
+							a.ansi("2", sum.CreatedAt.Local().Format("2006-01-02 15:04")), sum.Text())
 					}
 					for _, m := range msgs {
 						head := m.Role
@@ -112,16 +130,17 @@ func (a *app) sessionsCommand() *cli.Command {
 						}
 						fmt.Fprintf(a.io.Out, "%s %s\n", a.ansi("1", head), a.ansi("2", m.CreatedAt.Local().Format("2006-01-02 15:04")))
 						for _, c := range m.ToolCalls {
-							fmt.Fprintf(a.io.Out, "  → %s %v\n", c.Name, c.Arguments)
+							fmt.Fprintf(a.io.Out, "  → %s %s\n", c.Name, printable.Escape(fmt.Sprint(c.Arguments)))
 						}
-						if m.Content != "" {
-							fmt.Fprintln(a.io.Out, strings.TrimRight(m.Content, "\n"))
+						if m.Content != "" { // the model's words, as its streamed reply: never driving the terminal
+							fmt.Fprintln(a.io.Out, printable.Escape(strings.TrimRight(m.Content, "\n")))
 						}
 						fmt.Fprintln(a.io.Out)
 					}
 					return nil
 				},
 			},
+			a.sessionsCompactCommand(),
 		},
 	}
 }

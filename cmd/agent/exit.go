@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"agent/core"
+	"agent/core/compact"
+	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/reminders"
 	"agent/core/skills"
@@ -63,6 +65,8 @@ var exitCodes = []struct {
 	{core.ErrInvalidInput, exitUsage},
 	{core.ErrContextTooSmall, exitUsage}, // a num_ctx too small for what is never cut
 	{core.ErrNoSession, exitNotFound},
+	{compact.ErrNothing, exitNotFound},
+	{compact.ErrInvalid, exitFailure},
 	{profile.ErrInvalid, exitUsage},
 	{profile.ErrNotFound, exitNotFound},
 	{soul.ErrInvalid, exitUsage},
@@ -77,6 +81,9 @@ var exitCodes = []struct {
 	{jobs.ErrNotFound, exitNotFound},
 	{skills.ErrInvalid, exitUsage},
 	{skills.ErrNotFound, exitNotFound},
+	{importer.ErrNotExport, exitUsage},
+	{importer.ErrInvalid, exitUsage},
+	{importer.ErrNotFound, exitNotFound},
 }
 
 func exitCode(err error) int {

@@ -37,6 +37,9 @@ type app struct {
 	jsonOut  bool
 	quiet    bool
 	model    string
+	// embedModel names the embedding model that adds meaning to memory
+	// search and recall (cmd_embed.go); "" leaves them lexical.
+	embedModel string
 }
 
 // run parses args, runs one command and returns the process exit code. It is
@@ -109,6 +112,7 @@ func (a *app) rootCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "home", Usage: "workspace directory", Sources: cli.EnvVars("AGENT_HOME"), DefaultText: "~/.agent"},
 			&cli.StringFlag{Name: "model", Usage: "Ollama model", Sources: cli.EnvVars("AGENT_MODEL"), Value: core.DefaultModel},
+			&cli.StringFlag{Name: "embed-model", Usage: "Ollama embedding model for memory search by meaning, e.g. nomic-embed-text (off when empty)", Sources: cli.EnvVars("AGENT_EMBED_MODEL")},
 			&cli.BoolFlag{Name: "json", Usage: "stable JSON output on stdout"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress or summaries on stderr"},
 		},
@@ -126,6 +130,12 @@ func (a *app) rootCommand() *cli.Command {
 			if err := core.ValidModelName(a.model); err != nil {
 				return ctx, err
 			}
+			a.embedModel = strings.TrimSpace(cmd.String("embed-model"))
+			if a.embedModel != "" {
+				if err := core.ValidModelName(a.embedModel); err != nil {
+					return ctx, err
+				}
+			}
 			return ctx, nil
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -141,6 +151,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.sessionsCommand(),
 			a.promptCommand(),
 			a.memoryCommand(),
+			a.importCommand(),
 			a.logCommand(),
 			a.profileCommand(),
 			a.soulCommand(),
@@ -201,7 +212,7 @@ func (a *app) memoryCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "memory",
 		Usage:    "add to, index and search MEMORY.md and the daily logs",
-		Commands: append(append(a.memoryWriteCommands(), a.memoryIndexCommands()...), a.memoryDistillCommands()...),
+		Commands: append(append(append(a.memoryWriteCommands(), a.memoryIndexCommands()...), a.memoryDistillCommands()...), a.memorySourcesCommand()),
 		Action:   a.requireSubcommand,
 	}
 }

@@ -4,10 +4,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"agent/core/mcp/mcptest"
 )
 
 // cmdMCPProc watches an MCP server process from a transcript, through the
@@ -40,28 +41,11 @@ func cmdMCPProc(ts *testscript.TestScript, neg bool, args []string) {
 		if p == 0 {
 			ts.Fatalf("mcpproc: no pid in %s", args[1])
 		}
-		for processRuns(p) {
+		for mcptest.Running(p) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		ts.Logf("server %d is gone", p)
 	default:
 		ts.Fatalf("usage: mcpproc started|gone FILE")
 	}
-}
-
-// processRuns reports whether pid exists and is not a zombie (an orphan
-// whose reaper is slow is dead all the same).
-func processRuns(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true // no /proc: the signal check is all there is
-	}
-	s := string(stat)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z'
-	}
-	return true
 }

@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"agent/core/printable"
 )
 
 // noticeGate holds the notes (agent: …) that arrive while a reply streams
@@ -66,7 +68,7 @@ func (r *replyStream) token(tok string) {
 	if tok != "" {
 		r.last = tok
 	}
-	io.WriteString(r.w, tok)
+	io.WriteString(r.w, printable.Escape(tok)) // the model's words cannot drive the terminal
 }
 
 // end finishes the reply's line (when something was written) and lets the

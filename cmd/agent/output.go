@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
+
+	"agent/core/printable"
 )
 
 // writeJSON is the one JSON exporter: indented on a TTY, compact otherwise,
@@ -25,7 +27,8 @@ func (a *app) writeJSON(v any) error {
 // with tabs and newlines inside a field escaped so a line is always a record.
 func writeTSV(w io.Writer, fields ...string) error {
 	for i, f := range fields {
-		fields[i] = tsvEscaper.Replace(f)
+		// After the backslashes are doubled, so an escape stays readable as one.
+		fields[i] = printable.Escape(tsvEscaper.Replace(f))
 	}
 	_, err := fmt.Fprintln(w, strings.Join(fields, "\t"))
 	return err

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -31,6 +32,16 @@ func (p *progressLine) set(done, total int) {
 		pct = done * 100 / total
 	}
 	fmt.Fprintf(p.w, "\r\x1b[K%s %d/%d (%d%%)", p.label, done, total, pct)
+}
+
+// progressLine is a progress line for a long job on stderr, or nil when
+// stderr is no terminal, or a dumb one that cannot erase a line (it gets
+// the summary only), or --quiet.
+func (a *app) progressLine(label string) *progressLine {
+	if !a.io.ErrTTY || a.quiet || os.Getenv("TERM") == "dumb" {
+		return nil
+	}
+	return &progressLine{w: a.io.Err, label: label, interval: 100 * time.Millisecond}
 }
 
 // clear erases the line, if anything was drawn.

@@ -13,8 +13,10 @@ import (
 	"syscall"
 
 	"github.com/chzyer/readline"
+	"golang.org/x/term"
 
 	"agent/core"
+	"agent/core/callview"
 	"agent/profile"
 )
 
@@ -24,6 +26,9 @@ Ctrl-D or /exit leaves.
 
   /help          this help
   /prompt        show the context the next message would be sent with
+  /context       how full the context is: each layer's size, what was cut
+  /compact       summarise the turns the context has dropped (the summary
+                 opens the context from then on)
   /search Q      search memory
   /remember TEXT add a fact to MEMORY.md
   /soul          show SOUL.md
@@ -58,6 +63,14 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		EOFPrompt:       "",
 		Stdout:          a.io.Err, // the prompt and echo are not data
 		Stderr:          a.io.Err,
+
+		// Only messages go into the line history, saved by readInput once
+		// a line is known to be one; an answer to a question (an approval,
+		// a confirmation, a page of a call) never is: a "y" or "always"
+		// recalled with the up arrow at the next question would approve a
+		// call unseen. Saving from this goroutine is safe: the editor reads
+		// no key between two Readline calls.
+		DisableAutoSaveHistory: true,
 	})
 	if err != nil {
 		return fmt.Errorf("start line editor: %w", err)
@@ -73,9 +86,17 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		// After the line editor holds the terminal: input typed meanwhile
 		// (or piped in by a test) is not lost to the tty's cooked mode.
 		s.mcp.Start(ctx) // every server at once; a failure is reported, never fatal
-		s.chat.MCP.Ask = func(q string) string {
-			rl.SetPrompt(q + " ")
+		s.chat.MCP.Ask = func(q core.Approval) string {
 			defer rl.SetPrompt(a.ansiErr("1;32", "› "))
+			// The whole call, wrapped and paged, never cut: a refusal to
+			// read it to its end is a refusal to run it.
+			width, height := termSize()
+			fmt.Fprintln(a.io.Err, q.Title)
+			lines := callview.Wrap(q.Lines, width)
+			if !callview.Page(a.io.Err, lines, height-1, func(p string) (string, error) { rl.SetPrompt(p); return rl.Readline() }) {
+				return "n"
+			}
+			rl.SetPrompt(q.Question + " ")
 			ans, err := rl.Readline()
 			switch strings.ToLower(strings.TrimSpace(ans)) {
 			case "y", "yes":
@@ -171,6 +192,9 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 		case <-done:
 		}
 	}()
+	if s.mcp != nil {
+		s.mcp.Revive(ctx) // servers that died start again in the background
+	}
 	stream := &replyStream{w: a.io.Out, gate: s.notes}
 	_, err := s.chat.Turn(turnCtx, &s.session, line, stream.token)
 	close(done)
@@ -182,16 +206,24 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 }
 
 // readInput reads one message: a line, lines joined by a trailing
-// backslash, or a """ block.
+// backslash, or a """ block. Each line goes into the line history, as the
+// editor would have saved it.
 func readInput(rl *readline.Instance) (string, error) {
-	line, err := rl.Readline()
+	readLine := func() (string, error) {
+		l, err := rl.Readline()
+		if err == nil {
+			_ = rl.SaveHistory(l) // a history that cannot be written loses only the up arrow
+		}
+		return l, err
+	}
+	line, err := readLine()
 	if err != nil {
 		return "", err
 	}
 	if strings.TrimSpace(line) == `"""` {
 		var parts []string
 		for {
-			l, err := rl.Readline()
+			l, err := readLine()
 			if err != nil {
 				return "", err
 			}
@@ -204,7 +236,7 @@ func readInput(rl *readline.Instance) (string, error) {
 	parts := []string{}
 	for strings.HasSuffix(line, `\`) {
 		parts = append(parts, strings.TrimSuffix(line, `\`))
-		if line, err = rl.Readline(); err != nil {
+		if line, err = readLine(); err != nil {
 			return "", err
 		}
 	}
@@ -220,12 +252,20 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 		return true, nil
 	case "/help":
 		fmt.Fprint(a.io.Err, replHelp)
-	case "/prompt":
+	case "/prompt", "/context":
+		if name == "/context" && arg != "" {
+			return false, usagef("/context takes no argument (/prompt TEXT shows a message's context)")
+		}
 		asm, err := s.chat.Assemble(ctx, &s.session, arg)
 		if err != nil {
 			return false, err
 		}
-		a.printAssembled(asm)
+		a.printAssembled(asm, name == "/prompt")
+	case "/compact":
+		if arg != "" {
+			return false, usagef("/compact takes no argument")
+		}
+		return false, a.compact(ctx, s)
 	case "/search":
 		if arg == "" {
 			return false, usagef("/search needs a query")
@@ -293,4 +333,14 @@ func clipLines(s string, n int) string {
 		return strings.Join(lines, "\n")
 	}
 	return strings.Join(lines[:n], "\n") + "\n…"
+}
+
+// termSize is the terminal's size as stderr sees it (where the REPL
+// writes), 80×24 when it cannot be read.
+func termSize() (width, height int) {
+	w, h, err := term.GetSize(int(os.Stderr.Fd()))
+	if err != nil || w <= 0 || h <= 0 {
+		return 80, 24
+	}
+	return w, h
 }

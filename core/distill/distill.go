@@ -320,9 +320,9 @@ func (o *Options) distillParts(ctx context.Context, p Period, srcs []Source, mem
 		return nil, nil, 0, false, fmt.Errorf("%w: num_ctx %d leaves no room for the logs (the prompt needs %d tokens and the reply %d): raise --num-ctx",
 			ErrInvalid, o.NumCtx, fixed, o.NumPredict)
 	}
-	chunks := chunkSources(srcs, room)
+	chunks := ChunkSources(srcs, room)
 	res.Chunks = len(chunks)
-	chk := newChecker(srcs)
+	chk := NewChecker(srcs)
 	for i, c := range chunks {
 		res.CutLines += c.Cut
 		if len(chunks) > 1 {
@@ -344,20 +344,7 @@ func (o *Options) distillParts(ctx context.Context, p Period, srcs []Source, mem
 			res.Items.drop(DropNotJSON)
 			continue
 		}
-		for _, it := range r.Items {
-			t := oneLine(it.Text, maxItemRunes)
-			if t == "" {
-				res.Items.drop(DropEmpty)
-				continue
-			}
-			cite, why := chk.cite(it.Source, it.Quote)
-			if why != "" {
-				res.Items.drop(why)
-				continue
-			}
-			res.Items.Kept++
-			items = append(items, Item{Text: t, Source: cite, Cite: cite.String()})
-		}
+		items = append(items, chk.items(r.Items, &res.Items)...)
 		if p.Kind == Month {
 			fs, err := o.checkFacts(ctx, p, chk, mem, r.Facts, &res.Facts)
 			if err != nil {

@@ -34,7 +34,7 @@ type Proposal struct {
 // checkFacts validates the facts of one reply: a known action, a real
 // citation, a replaced line that exists, and nothing already in MEMORY.md
 // or decided before.
-func (o *Options) checkFacts(ctx context.Context, p Period, chk checker, mem memoryFile, in []replyFact, c *Counts) ([]Proposal, error) {
+func (o *Options) checkFacts(ctx context.Context, p Period, chk Checker, mem memoryFile, in []replyFact, c *Counts) ([]Proposal, error) {
 	var out []Proposal
 	for _, f := range in {
 		if f.Action != ActionAdd && f.Action != ActionSupersede {
@@ -51,7 +51,7 @@ func (o *Options) checkFacts(ctx context.Context, p Period, chk checker, mem mem
 			}
 			continue
 		}
-		cite, why := chk.cite(f.Source, f.Quote)
+		cite, why := chk.Cite(f.Source, f.Quote)
 		if why != "" {
 			c.drop(why)
 			continue

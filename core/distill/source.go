@@ -26,14 +26,18 @@ type Source struct {
 // Sources reads the logs of a period, oldest first. Only logs/YYYY-MM-DD.md
 // count (a log's date is its name, as in the index); a file that is not
 // UTF-8 text is an error rather than something to skip silently.
-func Sources(home string, p Period) ([]Source, error) {
+func Sources(home string, p Period) ([]Source, error) { return Logs(home, p.Contains) }
+
+// Logs reads the daily logs whose day (YYYY-MM-DD) keep accepts, oldest
+// first, as Sources does.
+func Logs(home string, keep func(day string) bool) ([]Source, error) {
 	days, err := logDays(home)
 	if err != nil {
 		return nil, err
 	}
 	var out []Source
 	for _, day := range days {
-		if !p.Contains(day) {
+		if !keep(day) {
 			continue
 		}
 		rel := LogsDir + "/" + day + ".md"
@@ -99,10 +103,10 @@ type Chunk struct {
 // (English runs near 4; the same figure core uses before calibration).
 const CharsPerToken = 3
 
-// chunkSources renders the sources as numbered lines and splits them into
+// ChunkSources renders the sources as numbered lines and splits them into
 // chunks of at most maxChars characters. Blank lines are left out (they
 // keep their numbers) since they carry nothing to cite.
-func chunkSources(srcs []Source, maxChars int) []Chunk {
+func ChunkSources(srcs []Source, maxChars int) []Chunk {
 	var out []Chunk
 	var b strings.Builder
 	cut := 0

@@ -45,23 +45,26 @@ var citationRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*(logs/\d{4}-\d{2}-\d{2}\.md):(\d+)(?:-(\d+))?\s*$`)
 })
 
-// checker validates citations against the period's sources.
-type checker struct {
+// Checker validates citations against the sources they may cite: the logs
+// of a period for a digest, the logged turns a session compaction covers.
+type Checker struct {
 	byPath map[string]Source
 }
 
-func newChecker(srcs []Source) checker {
-	c := checker{byPath: map[string]Source{}}
+// NewChecker checks citations of srcs: a line left blank in a source (one
+// outside what may be cited) holds nothing a quote can match.
+func NewChecker(srcs []Source) Checker {
+	c := Checker{byPath: map[string]Source{}}
 	for _, s := range srcs {
 		c.byPath[s.Path] = s
 	}
 	return c
 }
 
-// cite checks that source names lines of a log of the period and that
+// Cite checks that source names lines of a log of the period and that
 // those lines hold quote (compared ignoring case, punctuation runs and
 // spacing). It returns the citation or the reason it fails.
-func (c checker) cite(source, quote string) (Citation, string) {
+func (c Checker) Cite(source, quote string) (Citation, string) {
 	m := citationRE().FindStringSubmatch(source)
 	if m == nil {
 		return Citation{}, DropNoSource
@@ -86,6 +89,37 @@ func (c checker) cite(source, quote string) (Citation, string) {
 		return Citation{}, DropQuote
 	}
 	return Citation{Path: m[1], Start: start, End: end}, ""
+}
+
+// Items checks a reply of Schema(Week)'s shape: the items whose text fits
+// one line and whose citation holds are kept, the rest counted in counts by
+// reason (a reply that is not that JSON counts once, as DropNotJSON).
+func (c Checker) Items(content string, counts *Counts) []Item {
+	r, err := parseReply(content)
+	if err != nil {
+		counts.drop(DropNotJSON)
+		return nil
+	}
+	return c.items(r.Items, counts)
+}
+
+func (c Checker) items(in []replyItem, counts *Counts) []Item {
+	var out []Item
+	for _, it := range in {
+		t := oneLine(it.Text, maxItemRunes)
+		if t == "" {
+			counts.drop(DropEmpty)
+			continue
+		}
+		cite, why := c.Cite(it.Source, it.Quote)
+		if why != "" {
+			counts.drop(why)
+			continue
+		}
+		counts.Kept++
+		out = append(out, Item{Text: t, Source: cite, Cite: cite.String()})
+	}
+	return out
 }
 
 // normalise lowers case and folds every run of non-letters and non-digits

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Budget of the jobs lines in the identity section: at most IdentityMax
@@ -44,9 +45,18 @@ func IdentityLines(ctx context.Context, db *sql.DB) ([]string, error) {
 	return lines, nil
 }
 
-// Health is the `agent doctor` verdict on jobs: ok unless failures disabled
-// a job; detail says what is scheduled or which job broke, fix what to run.
-func Health(ctx context.Context, db *sql.DB) (ok bool, detail, fix string, err error) {
+// KeepRuns is how many runs of each job the history keeps, newest first.
+const KeepRuns = 100
+
+// DeferredFor is how long every run of a job may be deferred (Ollama or the
+// model unavailable) before doctor names it: a laptop that sleeps through a
+// job's window is normal, a job that has not run for an hour is news.
+const DeferredFor = time.Hour
+
+// Health is the `agent doctor` verdict on jobs at now: ok unless failures
+// disabled a job or every run of one has been deferred for DeferredFor;
+// detail says what is scheduled or which job is stuck, fix what to run.
+func Health(ctx context.Context, db *sql.DB, now time.Time) (ok bool, detail, fix string, err error) {
 	all, err := NewStore(db, nil).List(ctx)
 	if err != nil {
 		return false, "", "", err
@@ -59,6 +69,14 @@ func Health(ctx context.Context, db *sql.DB) (ok bool, detail, fix string, err e
 		} else if j.DisabledReason != "" {
 			broken = append(broken, j.Name+" "+j.DisabledReason)
 		}
+	}
+	deferred, err := deferredJobs(ctx, db, now)
+	if err != nil {
+		return false, "", "", err
+	}
+	if len(deferred) > 0 && len(broken) == 0 {
+		return false, strings.Join(deferred, "; "),
+			"see the ollama and model lines of agent doctor; once they are ok the next tick runs it (its runs: agent jobs history)", nil
 	}
 	if len(broken) > 0 {
 		name := strings.Fields(broken[0])[0]
@@ -78,4 +96,26 @@ func cutRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// deferredJobs describes the enabled jobs whose every run has been deferred
+// for DeferredFor or longer at now.
+func deferredJobs(ctx context.Context, db *sql.DB, now time.Time) ([]string, error) {
+	rows, err := db.QueryContext(ctx, qDeferredJobs, stamp(now.Add(-DeferredFor)))
+	if err != nil {
+		return nil, fmt.Errorf("read jobs: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var name, since string
+		if err := rows.Scan(&name, &since); err != nil {
+			return nil, fmt.Errorf("read jobs: %w", err)
+		}
+		if t, err := time.Parse(time.RFC3339, since); err == nil {
+			since = t.UTC().Format("2006-01-02 15:04 MST")
+		}
+		out = append(out, fmt.Sprintf("job %s: every run deferred since %s (Ollama or the model unavailable)", name, since))
+	}
+	return out, rows.Err()
 }

@@ -46,17 +46,25 @@ const (
 
 	qFinishRun = `UPDATE job_runs SET finished_at = ?, status = ?, exit_code = ?, stdout = ?, stderr = ? WHERE id = ?`
 
-	qFinishOK = `UPDATE jobs SET running_since = NULL, failures = 0, last_at = ?, last_status = 'ok', updated_at = ?
+	qFinishOK = `UPDATE jobs SET running_since = NULL, failures = 0, last_at = ?, last_status = 'ok', deferred_since = NULL, updated_at = ?
 		WHERE id = ?`
 
 	// A deferred tick run gives its due time back, so the next tick retries.
-	qFinishDeferred = `UPDATE jobs SET running_since = NULL, next_at = coalesce(?, next_at), last_status = 'deferred', updated_at = ?
-		WHERE id = ?`
+	qFinishDeferred = `UPDATE jobs SET running_since = NULL, next_at = coalesce(?, next_at), last_status = 'deferred',
+		deferred_since = coalesce(deferred_since, ?), updated_at = ? WHERE id = ?`
 
-	qFinishFailed = `UPDATE jobs SET running_since = NULL, failures = failures + 1, last_at = ?, last_status = 'failed', updated_at = ?
+	qFinishFailed = `UPDATE jobs SET running_since = NULL, failures = failures + 1, last_at = ?, last_status = 'failed', deferred_since = NULL, updated_at = ?
 		WHERE id = ? RETURNING failures`
 
 	qAutoDisable = `UPDATE jobs SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?`
+
+	// A job's history keeps its newest runs (KeepRuns): a job deferred every
+	// minute while Ollama is down would otherwise add 1,440 rows a day.
+	qPruneRuns = `DELETE FROM job_runs WHERE job_name = ? AND id <= (
+		SELECT id FROM job_runs WHERE job_name = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`
+
+	// Enabled jobs whose every run since the given time was deferred.
+	qDeferredJobs = `SELECT name, deferred_since FROM jobs WHERE enabled = 1 AND deferred_since <= ? ORDER BY name`
 
 	qRunColumns = `id, job_name, trigger, coalesce(scheduled_at, ''), started_at, coalesce(finished_at, ''),
 		status, exit_code, stdout, stderr`

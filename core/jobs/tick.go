@@ -188,7 +188,7 @@ func (t *Ticker) finish(ctx context.Context, j Job, o Outcome, dueAt *time.Time)
 		if dueAt != nil {
 			back = stamp(*dueAt)
 		}
-		_, err = tx.ExecContext(ctx, qFinishDeferred, back, now, j.ID)
+		_, err = tx.ExecContext(ctx, qFinishDeferred, back, now, now, j.ID)
 	default:
 		var failures int
 		if err = tx.QueryRowContext(ctx, qFinishFailed, now, now, j.ID).Scan(&failures); err == nil && failures >= MaxFailures {
@@ -198,6 +198,9 @@ func (t *Ticker) finish(ctx context.Context, j Job, o Outcome, dueAt *time.Time)
 				_, err = tx.ExecContext(ctx, qJobChange, j.Name, "auto-disable", o.DisabledReason, now)
 			}
 		}
+	}
+	if err == nil {
+		_, err = tx.ExecContext(ctx, qPruneRuns, j.Name, j.Name, KeepRuns)
 	}
 	if err != nil {
 		return o, fmt.Errorf("record run of job %s: %w", j.Name, err)

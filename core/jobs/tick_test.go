@@ -173,7 +173,7 @@ func TestFailuresInARowDisable(t *testing.T) {
 	if len(lines) != 1 || lines[0] != "- memory reindex (job idx): "+reason+"; the user can re-enable it with: agent jobs enable idx" {
 		t.Fatalf("identity %q", lines)
 	}
-	ok, detail, fix, err := Health(ctx, f.db)
+	ok, detail, fix, err := Health(ctx, f.db, f.clock.now())
 	if ok || err != nil || detail != "job idx "+reason || !strings.Contains(fix, "agent jobs enable idx") {
 		t.Fatalf("health %v %q %q %v", ok, detail, fix, err)
 	}
@@ -181,7 +181,7 @@ func TestFailuresInARowDisable(t *testing.T) {
 	if j, _ = f.store.SetEnabled(ctx, "idx", true); !j.Enabled || j.Failures != 0 || j.DisabledReason != "" {
 		t.Fatalf("enabled %+v", j)
 	}
-	if ok, _, _, _ := Health(ctx, f.db); !ok {
+	if ok, _, _, _ := Health(ctx, f.db, f.clock.now()); !ok {
 		t.Fatal("still unhealthy after enable")
 	}
 }
@@ -452,5 +452,54 @@ func TestDeadRunIsRecordedLost(t *testing.T) {
 	}
 	if runs[0].Status != "ok" || runs[1].Status != "failed" || runs[1].ExitCode == nil || *runs[1].ExitCode != -1 || runs[1].FinishedAt == "" || !strings.HasPrefix(runs[1].Stderr, "lost: the process running it ended") {
 		t.Fatalf("runs: %+v", runs)
+	}
+}
+
+// A job whose every run is deferred (Ollama unreachable) is healthy for an
+// hour, then shows in doctor with when it began; a run that ends clears it.
+// Its history keeps the last KeepRuns runs, however long Ollama stays down.
+func TestDeferredForAnHourShowsAndHistoryIsBounded(t *testing.T) {
+	down := Result{ExitCode: ExitUnavailable, Stderr: "agent: cannot reach Ollama\n"}
+	f := newFixture(t, "2026-11-23T12:00:00Z", down)
+	ctx := context.Background()
+	f.store.Add(ctx, "brief", "@daily", time.UTC, []string{"chat", "Write my morning brief"})
+	f.store.Add(ctx, "other", "@daily", time.UTC, []string{"memory", "reindex"})
+	f.clock.set(utc("2026-11-24T00:01:00Z"))
+	for i := 0; i < 150; i++ {
+		out := f.tick(t)
+		if len(out) != 2 || out[0].Status != "deferred" {
+			t.Fatalf("tick %d: %+v", i, out)
+		}
+		ok, detail, _, err := Health(ctx, f.db, f.clock.now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 60 && !ok {
+			t.Fatalf("after %d minutes deferred: unhealthy already: %s", i, detail)
+		}
+		if i >= 60 && (ok || !strings.Contains(detail, "job brief: every run deferred since 2026-11-24 00:01 UTC (Ollama or the model unavailable)")) {
+			t.Fatalf("after %d minutes deferred: %v %q", i, ok, detail)
+		}
+		f.clock.add(time.Minute)
+	}
+	_, _, fix, _ := Health(ctx, f.db, f.clock.now())
+	if !strings.Contains(fix, "agent doctor") && !strings.Contains(fix, "ollama") {
+		t.Errorf("fix %q", fix)
+	}
+	for _, name := range []string{"brief", "other"} {
+		var n int
+		f.db.QueryRow(`SELECT count(*) FROM job_runs WHERE job_name = ?`, name).Scan(&n)
+		if n != KeepRuns {
+			t.Errorf("job %s keeps %d runs, want %d", name, n, KeepRuns)
+		}
+	}
+	runs, _ := f.store.Runs(ctx, "brief", 1)
+	if len(runs) != 1 || runs[0].StartedAt != "2026-11-24T02:30:00Z" {
+		t.Errorf("the newest run was not kept: %+v", runs)
+	}
+	f.runner.results = []Result{{Stdout: "Good morning."}}
+	f.tick(t)
+	if ok, detail, _, _ := Health(ctx, f.db, f.clock.now()); !ok {
+		t.Errorf("still unhealthy after the runs went through: %s", detail)
 	}
 }

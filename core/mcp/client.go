@@ -40,8 +40,9 @@ type conn struct {
 }
 
 // connect starts (stdio) or reaches (HTTP) the server and completes the MCP
-// handshake within ctx. On failure nothing is left running.
-func connect(ctx context.Context, s Server, home string) (*conn, error) {
+// handshake within ctx. On failure nothing is left running. A stdio server
+// gets env as its whole environment.
+func connect(ctx context.Context, s Server, home string, env []string) (*conn, error) {
 	c := &conn{name: s.Name, tail: &tailBuffer{max: 4096}, done: make(chan struct{})}
 	var transport sdk.Transport
 	switch s.Kind() {
@@ -52,10 +53,7 @@ func connect(ctx context.Context, s Server, home string) (*conn, error) {
 		}
 		c.log = log
 		cmd := exec.Command(s.Command, s.Args...)
-		cmd.Env = os.Environ()
-		for k, v := range s.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
+		cmd.Env = env
 		cmd.Dir = home
 		cmd.Stderr = io.MultiWriter(log, c.tail)
 		// A grandchild holding the stderr pipe must not hang Wait.

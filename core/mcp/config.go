@@ -1,22 +1,46 @@
 // Package mcp connects the assistant to MCP servers (integrations): their
 // configuration in <home>/mcp.json, the servers' processes or HTTP
 // endpoints through the official Go SDK, a cache of their tool lists in
-// state.db, and the per-tool allow/deny policy. It knows nothing of chats or
-// models; core adapts its tools into the turn.
+// state.db, the user's approval of each server and the per-tool allow/deny
+// policy. It knows nothing of chats or models; core adapts its tools into
+// the turn.
+//
+// Starting is explicit. A server starts only in the Manager's steps that
+// say so — Start (a chat session), Prepare (a one-shot turn), Probe
+// (`agent mcp list`, doctor), Revive (a chat session before each turn) —
+// and in Call, which runs a tool; never one the user has not approved.
+// Everything that answers a question (Tools, Lookup, Summaries,
+// IdentityLines, Statuses, ServerTools, Decision) only reads.
+//
+// Lock order: a server's start mutex, then Manager.mu. Manager.mu guards
+// the fields and is held only to read or write them: never across a start,
+// a call or a store write, and never while taking a start mutex.
 package mcp
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2"
 )
 
@@ -75,6 +99,88 @@ func (s Server) Validate() error {
 		return fmt.Errorf("server %s: transport %q is not supported (stdio or http)", s.Name, s.Type)
 	}
 	return nil
+}
+
+// Target is what the server is, for the user and for their decisions: its
+// command line (each word quoted as a shell would need, control characters
+// escaped) or its URL, as written, ${VAR} unexpanded.
+func (s Server) Target() string {
+	if s.Kind() == TypeHTTP {
+		return quoteWord(s.URL)
+	}
+	words := []string{quoteWord(s.Command)}
+	for _, a := range s.Args {
+		words = append(words, quoteWord(a))
+	}
+	return strings.Join(words, " ")
+}
+
+// Display is everything that decides what runs, for the user to approve:
+// the entry's env as KEY=VALUE words before the command line, or the URL
+// and its headers.
+func (s Server) Display() string {
+	var words []string
+	if s.Kind() == TypeHTTP {
+		words = append(words, s.Target())
+		for _, k := range sortedKeys(s.Headers) {
+			words = append(words, "(header "+quoteWord(k+": "+s.Headers[k])+")")
+		}
+		return strings.Join(words, " ")
+	}
+	for _, k := range sortedKeys(s.Env) {
+		words = append(words, quoteWord(k+"="+s.Env[k]))
+	}
+	return strings.Join(append(words, s.Target()), " ")
+}
+
+// EntryHash identifies the entry as written (transport, command, args,
+// env, URL, headers; ${VAR} unexpanded, so a rotated secret needs no new
+// approval): an approval holds while it stays the same. A hash, not the
+// text, as a literal token in env would otherwise be copied into state.db.
+func (s Server) EntryHash() string {
+	if len(s.Args) == 0 { // as written to and read from the file
+		s.Args = nil
+	}
+	if len(s.Env) == 0 {
+		s.Env = nil
+	}
+	if len(s.Headers) == 0 {
+		s.Headers = nil
+	}
+	b, _ := json.Marshal(struct {
+		Kind, Command string
+		Args          []string
+		Env, Headers  map[string]string
+		URL           string
+	}{s.Kind(), s.Command, s.Args, s.Env, s.Headers, s.URL})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// quoteWord writes w so that it reads as one word and shows every
+// character: plain words as they are, others in single quotes, and any
+// control or invisible character (ANSI escapes, bidi overrides,
+// zero-width spaces) as a Go-escaped double-quoted string instead.
+func quoteWord(w string) string {
+	if w == "" {
+		return "''"
+	}
+	plain, visible := true, utf8.ValidString(w)
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-${}", r)) {
+			plain = false
+		}
+		if !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
+			visible = false
+		}
+	}
+	switch {
+	case plain:
+		return w
+	case !visible:
+		return strconv.QuoteToGraphic(w)
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 var knownServerKeys = []string{"type", "command", "args", "env", "url", "headers"}
@@ -220,6 +326,33 @@ func SaveConfig(path string, c *Config) error {
 	return nil
 }
 
+// UpdateConfig changes path under an advisory lock held from the read to
+// the rename, so two agents editing it at once (parallel `agent mcp add`)
+// each see the other's change instead of writing over it. change may
+// refuse by returning an error: then nothing is written.
+func UpdateConfig(ctx context.Context, path string, change func(*Config) error) error {
+	lockPath := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+	fl := flock.New(lockPath)
+	wait, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	ok, err := fl.TryLockContext(wait, 10*time.Millisecond)
+	if !ok {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			err = errors.New("another agent holds it for more than 30s")
+		}
+		return fmt.Errorf("lock %s: %w", lockPath, err)
+	}
+	defer fl.Unlock()
+	c, err := LoadConfig(path)
+	if err != nil {
+		return err
+	}
+	if err := change(c); err != nil {
+		return err
+	}
+	return SaveConfig(path, c)
+}
+
 // nameRE is a server name's alphabet, compiled on first use; its length (at
 // most 40) is checked apart, as a bounded repeat compiles into one copy of
 // the class per place.
@@ -279,6 +412,81 @@ func expand(s string, getenv func(string) (string, bool)) (string, error) {
 		return "", fmt.Errorf("${%s} is not set in the environment", missing[0])
 	}
 	return out, nil
+}
+
+// BaseEnv names the variables of the agent's own environment a stdio
+// server gets besides its entry's env: the reference SDKs' default
+// (TypeScript getDefaultEnvironment, Python get_default_environment: sudo's
+// list) plus the locale, the temporary directory and the time zone, which
+// servers read to format and to write scratch files. Anything else (a
+// token, a proxy) reaches a server only when its entry names it:
+// "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}.
+var BaseEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ"}
+
+// environ is a stdio server's whole environment: the base set from getenv
+// (shell functions, values starting "()", left out as the SDKs do), then
+// the entry's resolved env.
+func (s Server) environ(getenv func(string) (string, bool)) []string {
+	var env []string
+	for _, k := range BaseEnv {
+		if _, named := s.Env[k]; named {
+			continue
+		}
+		if v, ok := getenv(k); ok && !strings.HasPrefix(v, "()") {
+			env = append(env, k+"="+v)
+		}
+	}
+	for _, k := range sortedKeys(s.Env) {
+		env = append(env, k+"="+s.Env[k])
+	}
+	return env
+}
+
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+
+// minMasked is the shortest expanded value masked in error texts: shorter
+// ones ("1", "on") are settings, not secrets, and masking them would garble
+// every message they occur in.
+const minMasked = 4
+
+// masker returns what hides, in a text, the values the entry's ${VAR}s
+// expanded to (as given and URL-escaped), writing ${VAR} in their place:
+// error texts quote URLs, command lines and a server's stderr, and go to
+// state.db and the screen. Variables of the base set (HOME, USER…) are
+// not secrets and stay readable.
+func (s Server) masker(getenv func(string) (string, bool)) func(string) string {
+	var pairs []string
+	seen := map[string]bool{}
+	add := func(field string) {
+		for _, m := range varRE().FindAllStringSubmatch(field, -1) {
+			name := m[1]
+			v, ok := getenv(name)
+			if !ok || len(v) < minMasked || seen[name] || slices.Contains(BaseEnv, name) {
+				continue
+			}
+			seen[name] = true
+			pairs = append(pairs, v, "${"+name+"}")
+			if q := url.QueryEscape(v); q != v {
+				pairs = append(pairs, q, "${"+name+"}")
+			}
+		}
+	}
+	add(s.Command)
+	add(s.URL)
+	for _, a := range s.Args {
+		add(a)
+	}
+	for _, k := range sortedKeys(s.Env) {
+		add(s.Env[k])
+	}
+	for _, k := range sortedKeys(s.Headers) {
+		add(s.Headers[k])
+	}
+	if len(pairs) == 0 {
+		return func(text string) string { return text }
+	}
+	r := strings.NewReplacer(pairs...)
+	return r.Replace
 }
 
 // Resolved returns the server with every ${VAR} expanded.

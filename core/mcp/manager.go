@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -45,7 +44,9 @@ type Options struct {
 // Manager runs a session's integrations. A chat session (Start) starts
 // them all at once; otherwise a server starts only when it is needed: to
 // list its tools when none are cached for its configuration, or to run a
-// call. It is safe for concurrent use.
+// call. A server the user has not approved never starts. It is safe for
+// concurrent use; the package comment says which methods start servers
+// and in which order the locks are taken.
 type Manager struct {
 	opts Options
 	cfg  *Config
@@ -63,7 +64,9 @@ type server struct {
 	cfg      Server
 	resolved Server
 	badCfg   error // the entry cannot be used as written
+	approved bool  // the user approved this entry, as written, to run
 	key      string
+	mask     func(string) string // hides expanded ${VAR} values in error texts
 	tools    []cachedTool
 	listed   bool
 	state    string
@@ -103,12 +106,15 @@ func Open(ctx context.Context, opts Options) (*Manager, error) {
 	if len(cfg.Servers) == 0 {
 		return m, nil // the common case costs one stat
 	}
-	if m.policy, err = opts.Store.Policy(ctx); err != nil {
+	trust, err := opts.Store.trust(ctx, cfg)
+	if err != nil {
 		return nil, err
 	}
+	m.policy = trust.policy
 	for _, name := range cfg.Names() {
-		s := &server{cfg: cfg.Servers[name], state: StateUnknown}
+		s := &server{cfg: cfg.Servers[name], state: StateUnknown, approved: trust.approved[name]}
 		s.cfg.Name = name
+		s.mask = s.cfg.masker(opts.Getenv)
 		if s.badCfg = ValidName(name); s.badCfg == nil {
 			s.badCfg = s.cfg.Validate()
 		}
@@ -157,9 +163,9 @@ func (m *Manager) names() []string {
 	return names
 }
 
-// Start is a chat session's start: every server at once, each within the
-// start timeout. Failures are reported and never returned: the chat goes on
-// without that server's tools.
+// Start is a chat session's start: every approved server at once, each
+// within the start timeout. Failures are reported and never returned: the
+// chat goes on without that server's tools.
 func (m *Manager) Start(ctx context.Context) {
 	m.mu.Lock()
 	m.eager = true
@@ -180,44 +186,76 @@ func (m *Manager) Prepare(ctx context.Context) {
 	})
 }
 
-// Probe starts every server and lists its tools, for `agent mcp list`.
+// Probe starts every approved server and lists its tools, for `agent mcp
+// list` and doctor.
 func (m *Manager) Probe(ctx context.Context) {
 	m.startAll(ctx, func(*server) bool { return true })
 }
 
-func (m *Manager) startAll(ctx context.Context, want func(*server) bool) {
-	var wg sync.WaitGroup
+// Revive is a chat session's step before each turn: a server that died or
+// failed to start is started again, in the background, at most once per
+// retryDown; its tools come back on a later turn. Outside a chat session
+// (no Start) it does nothing.
+func (m *Manager) Revive(ctx context.Context) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.eager || m.closing {
+		return
+	}
+	now := m.opts.Now()
 	for _, name := range m.names() {
 		s := m.servers[name]
-		if s.badCfg != nil || !want(s) {
+		if !s.startable() || (s.conn != nil && s.conn.alive()) || now.Sub(s.tried) < retryDown {
 			continue
 		}
+		s.tried = now // the next turn does not start it a second time
+		go func() { _, _ = m.ensure(ctx, s) }()
+	}
+}
+
+// startable says whether s may be started at all (m.mu held).
+func (s *server) startable() bool { return s.badCfg == nil && s.approved }
+
+// startAll starts the servers want picks, together, and waits for them.
+func (m *Manager) startAll(ctx context.Context, want func(*server) bool) {
+	var picked []*server
+	m.mu.Lock()
+	for _, name := range m.names() {
+		if s := m.servers[name]; s.startable() && want(s) {
+			picked = append(picked, s)
+		}
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range picked {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			_, _ = m.ensure(ctx, s)
 		}()
 	}
-	m.mu.Unlock()
 	wg.Wait()
 }
 
 // ensure returns a live connection to s, starting the server if needed.
+// Lock order: s.start, then m.mu, which is held only to read and write
+// fields, never while the server starts.
 func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 	s.start.Lock()
 	defer s.start.Unlock()
 	m.mu.Lock()
-	if s.badCfg != nil {
+	switch {
+	case s.badCfg != nil:
 		m.mu.Unlock()
 		return nil, s.badCfg
-	}
-	if s.conn != nil && s.conn.alive() {
+	case !s.approved:
+		m.mu.Unlock()
+		return nil, fmt.Errorf("not approved to run (approve it with: agent mcp approve %s)", s.cfg.Name)
+	case s.conn != nil && s.conn.alive():
 		c := s.conn
 		m.mu.Unlock()
 		return c, nil
-	}
-	if m.closing {
+	case m.closing:
 		m.mu.Unlock()
 		return nil, errNotRunning
 	}
@@ -225,39 +263,23 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 	resolved := s.resolved
 	m.mu.Unlock()
 
-	startCtx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
-	defer cancel()
-	c, err := connect(startCtx, resolved, m.opts.Home)
-	var listed []cachedTool
-	if err == nil {
-		var tools []*sdkTool
-		tools, err = c.listTools(startCtx)
-		if err != nil {
-			c.close()
-			err = fmt.Errorf("list tools: %w", err)
-		}
-		for _, t := range tools {
-			listed = append(listed, cachedTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
-		}
-	}
-	store := context.WithoutCancel(ctx)
+	c, listed, err := m.connectAndList(ctx, resolved)
 	if err != nil && ctx.Err() != nil {
 		// The agent itself is stopping (Ctrl-C, SIGTERM): the server did
 		// not fail, and recording it as failed would keep the next
 		// one-shot turn from offering its tools for retryFailed.
 		return nil, fmt.Errorf("integration %s: start interrupted: %w", resolved.Name, ctx.Err())
 	}
+	store := context.WithoutCancel(ctx)
 	if err != nil {
-		msg := "failed to start: " + err.Error()
+		msg := s.mask("failed to start: " + err.Error())
 		m.mu.Lock()
 		s.state, s.lastErr, s.failedAt = StateFailed, msg, m.opts.Now()
 		m.mu.Unlock()
 		if serr := m.opts.Store.putFailed(store, resolved.Name, s.key, StateFailed, msg); serr != nil {
 			m.notify(serr.Error())
 		}
-		if ctx.Err() == nil {
-			m.notify(fmt.Sprintf("integration %s unavailable: %s (log: %s)", resolved.Name, msg, LogPath(m.opts.Home, resolved.Name)))
-		}
+		m.notify(fmt.Sprintf("integration %s unavailable: %s (log: %s)", resolved.Name, msg, LogPath(m.opts.Home, resolved.Name)))
 		return nil, errors.New(msg)
 	}
 	m.mu.Lock()
@@ -277,6 +299,27 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 	return c, nil
 }
 
+// connectAndList starts the server and lists its tools within the start
+// timeout; on failure nothing is left running.
+func (m *Manager) connectAndList(ctx context.Context, resolved Server) (*conn, []cachedTool, error) {
+	startCtx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
+	defer cancel()
+	c, err := connect(startCtx, resolved, m.opts.Home, resolved.environ(m.opts.Getenv))
+	if err != nil {
+		return nil, nil, err
+	}
+	tools, err := c.listTools(startCtx)
+	if err != nil {
+		c.close()
+		return nil, nil, fmt.Errorf("list tools: %w", err)
+	}
+	listed := make([]cachedTool, 0, len(tools))
+	for _, t := range tools {
+		listed = append(listed, cachedTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+	}
+	return c, listed, nil
+}
+
 // watch reports a server that exits while the agent still needs it.
 func (m *Manager) watch(s *server, c *conn) {
 	<-c.done
@@ -287,7 +330,7 @@ func (m *Manager) watch(s *server, c *conn) {
 	}
 	c.closed.Do(func() {}) // the session is over; close only kills leftovers
 	s.conn = nil
-	msg := c.describe(errors.New("stopped")).Error()
+	msg := s.mask(c.describe(errors.New("stopped")).Error())
 	s.state, s.lastErr, s.failedAt = StateDied, msg, m.opts.Now()
 	m.mu.Unlock()
 	c.kill()
@@ -320,23 +363,15 @@ func (m *Manager) Close() {
 	wg.Wait()
 }
 
-// available says whether s's tools are offered now. A chat session offers
-// the tools of running servers only, and starts a server that is down again
-// in the background once in a while; otherwise cached tools are offered
-// and the server starts on the first call.
+// available says whether s's tools are offered now (m.mu held). A chat
+// session offers the tools of running servers only; otherwise cached tools
+// are offered and the server starts on the first call. It only reads.
 func (m *Manager) available(s *server) bool {
-	if s.badCfg != nil || !s.listed {
+	if !s.startable() || !s.listed {
 		return false
 	}
 	if m.eager {
-		if s.conn != nil && s.conn.alive() {
-			return true
-		}
-		if !m.closing && m.opts.Now().Sub(s.tried) >= retryDown {
-			s.tried = m.opts.Now()
-			go func() { _, _ = m.ensure(context.Background(), s) }()
-		}
-		return false
+		return s.conn != nil && s.conn.alive()
 	}
 	return s.state == StateOK
 }
@@ -401,11 +436,16 @@ type Status struct {
 	Name      string `json:"name"`
 	Type      string `json:"type"`
 	Target    string `json:"target"` // the command line or the URL, as configured
-	State     string `json:"state"`
+	State     string `json:"state"`  // ok, failed, died, unknown, or "not approved"
+	Approved  bool   `json:"approved"`
 	Tools     int    `json:"tools"`
 	LastError string `json:"last_error"`
 	Log       string `json:"log"`
 }
+
+// StateNotApproved is the state shown for a server the user has not
+// approved to run (it is never stored: approval is a row of its own).
+const StateNotApproved = "not approved"
 
 // Statuses lists every integration, sorted by name.
 func (m *Manager) Statuses() []Status {
@@ -414,11 +454,12 @@ func (m *Manager) Statuses() []Status {
 	var out []Status
 	for _, name := range m.names() {
 		s := m.servers[name]
-		st := Status{Name: name, Type: s.cfg.Kind(), State: s.state, LastError: s.lastErr, Tools: len(s.tools)}
-		if st.Type == TypeHTTP {
-			st.Target = s.cfg.URL
-		} else {
-			st.Target = strings.TrimSpace(s.cfg.Command + " " + strings.Join(s.cfg.Args, " "))
+		st := Status{Name: name, Type: s.cfg.Kind(), Target: s.cfg.Target(), State: s.state, Approved: s.approved,
+			LastError: s.lastErr, Tools: len(s.tools)}
+		if !s.approved && s.badCfg == nil {
+			st.State = StateNotApproved
+		}
+		if st.Type != TypeHTTP {
 			st.Log = LogPath(m.opts.Home, name)
 		}
 		out = append(out, st)
@@ -426,33 +467,64 @@ func (m *Manager) Statuses() []Status {
 	return out
 }
 
-// IdentityLines name each integration with its tool count or why it is
-// unavailable ("github: 12 tools", "files: unavailable — failed to start"),
-// sorted by name. They change only when an integration's state changes.
-func (m *Manager) IdentityLines() []string {
+// Summary is one integration as the identity section names it: the
+// number of tools offered, or why none are.
+type Summary struct {
+	Name  string
+	Tools int    // tools offered, not denied (when Why is "")
+	Why   string // why it is unavailable ("not started", "not approved"…); "" when available
+}
+
+// State is the summary without the name: "12 tools", "unavailable —
+// failed to start".
+func (s Summary) State() string {
+	if s.Why != "" {
+		return "unavailable — " + s.Why
+	}
+	return fmt.Sprintf("%d %s", s.Tools, plural(s.Tools, "tool"))
+}
+
+// String is "github: 12 tools".
+func (s Summary) String() string { return s.Name + ": " + s.State() }
+
+// Summaries describe each integration for the identity section, sorted by
+// name. They change only when an integration's state changes, and reading
+// them starts nothing.
+func (m *Manager) Summaries() []Summary {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var lines []string
+	var out []Summary
 	for _, name := range m.names() {
 		s := m.servers[name]
+		sum := Summary{Name: name}
 		switch {
 		case s.badCfg != nil:
-			lines = append(lines, name+": unavailable — misconfigured")
+			sum.Why = "misconfigured"
+		case !s.approved:
+			sum.Why = "not approved"
 		case m.available(s):
-			n := 0
 			for _, t := range m.toolsOf(s) {
 				if t.Policy != "deny" {
-					n++
+					sum.Tools++
 				}
 			}
-			lines = append(lines, fmt.Sprintf("%s: %d %s", name, n, plural(n, "tool")))
 		case s.state == StateDied:
-			lines = append(lines, name+": unavailable — stopped")
+			sum.Why = "stopped"
 		case s.state == StateFailed:
-			lines = append(lines, name+": unavailable — failed to start")
+			sum.Why = "failed to start"
 		default:
-			lines = append(lines, name+": unavailable — not started")
+			sum.Why = "not started"
 		}
+		out = append(out, sum)
+	}
+	return out
+}
+
+// IdentityLines are the summaries as text ("github: 12 tools").
+func (m *Manager) IdentityLines() []string {
+	var lines []string
+	for _, s := range m.Summaries() {
+		lines = append(lines, s.String())
 	}
 	return lines
 }
@@ -474,9 +546,16 @@ func (m *Manager) Lookup(fullName string) (Tool, bool) {
 	return Tool{}, false
 }
 
-// Allow records the user's "always" for one tool.
+// Allow records the user's "always" for one tool, for the server as it
+// is configured now.
 func (m *Manager) Allow(ctx context.Context, server, tool string) error {
-	if err := m.opts.Store.SetPolicy(ctx, server, tool, "allow"); err != nil {
+	m.mu.Lock()
+	s := m.servers[server]
+	m.mu.Unlock()
+	if s == nil {
+		return fmt.Errorf("no integration named %s", server)
+	}
+	if err := m.opts.Store.SetPolicy(ctx, server, s.cfg.Target(), tool, "allow"); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -515,7 +594,7 @@ func (m *Manager) Call(ctx context.Context, t Tool, args map[string]any) (Result
 		if callCtx.Err() != nil && ctx.Err() == nil {
 			return Result{}, fmt.Errorf("%s gave no answer within %s; the call was cancelled", t.FullName, m.opts.CallTimeout)
 		}
-		return Result{}, err
+		return Result{}, errors.New(s.mask(err.Error()))
 	}
 	res := Result{Text: text, IsError: isErr, Total: len(text)}
 	if len(text) > m.opts.MaxResult {

@@ -66,7 +66,24 @@ func newFixture(t testing.TB, servers map[string]Server) *fixture {
 	if err := SaveConfig(filepath.Join(f.home, ConfigFile), &Config{Servers: servers}); err != nil {
 		t.Fatal(err)
 	}
+	approveAll(t, f)
 	return f
+}
+
+// approveAll approves every server of the fixture's mcp.json, as `agent mcp
+// add` does for what it adds.
+func approveAll(t testing.TB, f *fixture) {
+	t.Helper()
+	cfg, err := LoadConfig(filepath.Join(f.home, ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range cfg.Names() {
+		s := cfg.Servers[name]
+		if err := NewStore(f.db, nil).Approve(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func (f *fixture) open(t testing.TB, opts Options) *Manager {
@@ -268,10 +285,11 @@ func TestPolicyAndBudget(t *testing.T) {
 	f := newFixture(t, map[string]Server{"a": stdioServer(), "b": stdioServer()})
 	ctx := context.Background()
 	st := NewStore(f.db, nil)
-	if err := st.SetPolicy(ctx, "a", "", "deny"); err != nil {
+	target := stdioServer().Target()
+	if err := st.SetPolicy(ctx, "a", target, "", "deny"); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SetPolicy(ctx, "b", "search", "allow"); err != nil {
+	if err := st.SetPolicy(ctx, "b", target, "search", "allow"); err != nil {
 		t.Fatal(err)
 	}
 	m := f.open(t, Options{ToolBudget: 3})
@@ -295,7 +313,9 @@ func TestPolicyAndBudget(t *testing.T) {
 	if err := m.Allow(ctx, "a", "echo"); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := st.Policy(ctx)
+	cfg, _ := LoadConfig(filepath.Join(f.home, ConfigFile))
+	tr, _ := st.trust(ctx, cfg)
+	p := tr.policy
 	if p.Decision("a", "echo") != "allow" || p.Decision("a", "fail") != "deny" || p.Decision("b", "echo") != "ask" {
 		t.Fatalf("policy: %v", p)
 	}

@@ -2,10 +2,8 @@ package mcp
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,13 +39,19 @@ const (
 			listed = CASE WHEN mcp_servers.config_key = excluded.config_key THEN mcp_servers.listed ELSE 0 END,
 			config_key = excluded.config_key, state = excluded.state,
 			last_error = excluded.last_error, updated_at = excluded.updated_at`
-	sqlDeleteServer = `DELETE FROM mcp_servers WHERE name = ?`
-	sqlDeletePolicy = `DELETE FROM mcp_policy WHERE server = ?`
-	sqlPolicyAll    = `SELECT server, tool, decision FROM mcp_policy`
-	sqlPolicySet    = `INSERT INTO mcp_policy (server, tool, decision, updated_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (server, tool) DO UPDATE SET decision = excluded.decision, updated_at = excluded.updated_at`
+	sqlDeleteServer   = `DELETE FROM mcp_servers WHERE name = ?`
+	sqlDeletePolicy   = `DELETE FROM mcp_policy WHERE server = ?`
+	sqlDeleteApproval = `DELETE FROM mcp_approvals WHERE server = ?`
+	sqlPolicyAll      = `SELECT server, target, tool, decision FROM mcp_policy`
+	sqlPolicySet      = `INSERT INTO mcp_policy (server, target, tool, decision, updated_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (server, target, tool) DO UPDATE SET decision = excluded.decision, updated_at = excluded.updated_at`
 	// A server-wide decision replaces the per-tool ones under it.
-	sqlPolicyClearTools = `DELETE FROM mcp_policy WHERE server = ? AND tool <> ''`
+	sqlPolicyClearTools = `DELETE FROM mcp_policy WHERE server = ? AND target = ? AND tool <> ''`
+	sqlPolicyDropOne    = `DELETE FROM mcp_policy WHERE server = ? AND target = ?`
+	sqlApprovalsAll     = `SELECT server, entry_hash FROM mcp_approvals`
+	sqlApprove          = `INSERT INTO mcp_approvals (server, entry_hash, approved_at) VALUES (?, ?, ?)
+		ON CONFLICT (server) DO UPDATE SET entry_hash = excluded.entry_hash, approved_at = excluded.approved_at`
+	sqlApprovalDropOne = `DELETE FROM mcp_approvals WHERE server = ? AND entry_hash = ?`
 )
 
 // Store is the integrations' state in state.db.
@@ -108,9 +112,9 @@ func (st *Store) putFailed(ctx context.Context, name, key, state, msg string) er
 	return nil
 }
 
-// Forget removes a server's cached state and policy.
+// Forget removes a server's cached state, approval and policy.
 func (st *Store) Forget(ctx context.Context, name string) error {
-	for _, q := range []string{sqlDeleteServer, sqlDeletePolicy} {
+	for _, q := range []string{sqlDeleteServer, sqlDeletePolicy, sqlDeleteApproval} {
 		if _, err := st.db.ExecContext(ctx, q, name); err != nil {
 			return fmt.Errorf("forget integration %s: %w", name, err)
 		}
@@ -118,7 +122,16 @@ func (st *Store) Forget(ctx context.Context, name string) error {
 	return nil
 }
 
-// Policy is the allow/deny decisions: server -> tool ("" for all) -> decision.
+// Approve records that the user let the entry, as written, run.
+func (st *Store) Approve(ctx context.Context, s Server) error {
+	if _, err := st.db.ExecContext(ctx, sqlApprove, s.Name, s.EntryHash(), st.now().UTC().Format(time.RFC3339)); err != nil {
+		return fmt.Errorf("approve integration %s: %w", s.Name, err)
+	}
+	return nil
+}
+
+// Policy is the allow/deny decisions for the servers as configured:
+// server -> tool ("" for all) -> decision.
 type Policy map[string]map[string]string
 
 // Decision is what applies to a tool: its own decision, else the server's,
@@ -133,55 +146,94 @@ func (p Policy) Decision(server, tool string) string {
 	return "ask"
 }
 
-// Policy reads every decision.
-func (st *Store) Policy(ctx context.Context) (Policy, error) {
-	rows, err := st.db.QueryContext(ctx, sqlPolicyAll)
-	if err != nil {
-		return nil, fmt.Errorf("read integration policy: %w", err)
-	}
-	defer rows.Close()
-	p := Policy{}
-	for rows.Next() {
-		var s, t, d string
-		if err := rows.Scan(&s, &t, &d); err != nil {
-			return nil, fmt.Errorf("read integration policy: %w", err)
-		}
-		if p[s] == nil {
-			p[s] = map[string]string{}
-		}
-		p[s][t] = d
-	}
-	return p, rows.Err()
+// trust is what the user decided about the servers of a configuration.
+type trust struct {
+	approved map[string]bool // by server name: its entry, as written, is approved
+	policy   Policy          // the decisions given to each server's target
 }
 
-// SetPolicy records allow or deny for a tool, or with tool "" for the whole
-// server (replacing its per-tool decisions).
-func (st *Store) SetPolicy(ctx context.Context, server, tool, decision string) error {
+// trust reads the approvals and decisions that hold for cfg: an approval
+// for the entry exactly as it is written, decisions for the server's
+// target. The others (a server removed from mcp.json, or replaced under
+// the same name) are dropped on the way, so a server that comes back later
+// starts from none.
+func (st *Store) trust(ctx context.Context, cfg *Config) (trust, error) {
+	t := trust{approved: map[string]bool{}, policy: Policy{}}
+	type stale struct{ q, server, key string }
+	var drop []stale
+	rows, err := st.db.QueryContext(ctx, sqlApprovalsAll)
+	if err != nil {
+		return t, fmt.Errorf("read integration approvals: %w", err)
+	}
+	for rows.Next() {
+		var server, hash string
+		if err := rows.Scan(&server, &hash); err != nil {
+			rows.Close()
+			return t, fmt.Errorf("read integration approvals: %w", err)
+		}
+		if s, ok := cfg.Servers[server]; ok && s.EntryHash() == hash {
+			t.approved[server] = true
+		} else {
+			drop = append(drop, stale{sqlApprovalDropOne, server, hash})
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return t, fmt.Errorf("read integration approvals: %w", err)
+	}
+	seen := map[[2]string]bool{}
+	rows, err = st.db.QueryContext(ctx, sqlPolicyAll)
+	if err != nil {
+		return t, fmt.Errorf("read integration policy: %w", err)
+	}
+	for rows.Next() {
+		var server, target, tool, decision string
+		if err := rows.Scan(&server, &target, &tool, &decision); err != nil {
+			rows.Close()
+			return t, fmt.Errorf("read integration policy: %w", err)
+		}
+		if s, ok := cfg.Servers[server]; ok && s.Target() == target {
+			if t.policy[server] == nil {
+				t.policy[server] = map[string]string{}
+			}
+			t.policy[server][tool] = decision
+		} else if !seen[[2]string{server, target}] {
+			seen[[2]string{server, target}] = true
+			drop = append(drop, stale{sqlPolicyDropOne, server, target})
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return t, fmt.Errorf("read integration policy: %w", err)
+	}
+	for _, d := range drop {
+		if _, err := st.db.ExecContext(ctx, d.q, d.server, d.key); err != nil {
+			return t, fmt.Errorf("drop a stale integration decision: %w", err)
+		}
+	}
+	return t, nil
+}
+
+// SetPolicy records allow or deny for a tool of the server at target, or
+// with tool "" for the whole server (replacing its per-tool decisions).
+func (st *Store) SetPolicy(ctx context.Context, server, target, tool, decision string) error {
 	tx, err := st.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("save integration policy: %w", err)
 	}
 	defer tx.Rollback()
 	if tool == "" {
-		if _, err := tx.ExecContext(ctx, sqlPolicyClearTools, server); err != nil {
+		if _, err := tx.ExecContext(ctx, sqlPolicyClearTools, server, target); err != nil {
 			return fmt.Errorf("save integration policy: %w", err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, sqlPolicySet, server, tool, decision, st.now().UTC().Format(time.RFC3339)); err != nil {
+	if _, err := tx.ExecContext(ctx, sqlPolicySet, server, target, tool, decision, st.now().UTC().Format(time.RFC3339)); err != nil {
 		return fmt.Errorf("save integration policy: %w", err)
 	}
 	return tx.Commit()
 }
 
-// configKey identifies a server's resolved configuration: the cache of its
-// tools holds only while this stays the same.
-func configKey(s Server) string {
-	b, _ := json.Marshal(struct {
-		Kind, Command string
-		Args          []string
-		Env, Headers  map[string]string
-		URL           string
-	}{s.Kind(), s.Command, s.Args, s.Env, s.Headers, s.URL})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16])
-}
+// configKey identifies a server's resolved configuration (EntryHash of
+// the expanded entry): the cache of its tools holds only while this stays
+// the same, so a changed secret lists again.
+func configKey(resolved Server) string { return resolved.EntryHash() }

@@ -23,7 +23,7 @@ import (
 //	fakeollama stop                          stop the server (Ollama goes away)
 //
 // REPLIES.json is a JSON array of Reply. Flags of start (see ParseFlags):
-// -models, -ctx, -no-tools, -default. The server stops when the script ends.
+// -models, -embed, -ctx, -no-tools, -default. The server stops when the script ends.
 func ScriptCommand() func(ts *testscript.TestScript, neg bool, args []string) {
 	var mu sync.Mutex
 	servers := map[*testscript.TestScript]*Server{}
@@ -98,6 +98,7 @@ func ScriptCommand() func(ts *testscript.TestScript, neg bool, args []string) {
 // fakeollama command.
 type Config struct {
 	Models  string
+	Embed   string
 	Ctx     int
 	NoTools bool
 	Default string
@@ -107,6 +108,7 @@ type Config struct {
 func ParseFlags(fs *flag.FlagSet) *Config {
 	c := &Config{}
 	fs.StringVar(&c.Models, "models", "llama3.2", "comma-separated names of the installed models")
+	fs.StringVar(&c.Embed, "embed", "", "comma-separated names of installed embedding models (NomicEmbed's kind)")
 	fs.IntVar(&c.Ctx, "ctx", 131072, "context length every model reports")
 	fs.BoolVar(&c.NoTools, "no-tools", false, "models lack the tools capability")
 	fs.StringVar(&c.Default, "default", "", "text of the reply to unscripted requests (default: HTTP 500)")
@@ -126,6 +128,13 @@ func (c *Config) Apply(s *Server) {
 			m.Capabilities = []string{"completion"}
 		}
 		models = append(models, m)
+	}
+	for _, name := range strings.Split(c.Embed, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			m := NomicEmbed()
+			m.Name = name
+			models = append(models, m)
+		}
 	}
 	s.SetModels(models...)
 	if c.Default != "" {

@@ -1,6 +1,6 @@
 // Package ollamatest is a fake Ollama server for tests. It speaks the wire
 // protocol of Ollama v0.9.6 (/api/chat streaming NDJSON with tool calls and
-// stream:false, /api/show, /api/tags, /api/version, and Ollama's error
+// stream:false, /api/embed, /api/show, /api/tags, /api/version, and Ollama's error
 // bodies), answers chat requests from a script, and records every chat
 // request so a test can assert exactly what was sent.
 //
@@ -44,6 +44,9 @@ type Model struct {
 	ParameterSize string
 	Quantization  string
 	Capabilities  []string // "completion", "tools", ...
+	// EmbeddingLength is model_info's "<Family>.embedding_length" and the
+	// length of its /api/embed vectors (0: 3072, llama3.2's).
+	EmbeddingLength int
 }
 
 // Llama32 is the model New installs: what `ollama pull llama3.2` gives.
@@ -68,6 +71,7 @@ type Server struct {
 	script   []Reply
 	fallback *Reply
 	requests []api.ChatRequest
+	embeds   [][]string // inputs of each /api/embed request
 	closed   bool
 }
 
@@ -184,6 +188,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/tags", s.tags)
 	mux.HandleFunc("POST /api/show", s.show)
 	mux.HandleFunc("POST /api/chat", s.chat)
+	mux.HandleFunc("POST /api/embed", s.embed)
 	return mux
 }
 
@@ -212,6 +217,20 @@ func (s *Server) find(name string) (Model, bool) {
 		}
 	}
 	return Model{}, false
+}
+
+// installed finds the model a chat or embed request names, answering 400
+// or 404 as Ollama does when there is none.
+func (s *Server) installed(w http.ResponseWriter, name string) (Model, bool) {
+	if !model.ParseName(name).IsValid() {
+		writeError(w, http.StatusBadRequest, "model is required")
+		return Model{}, false
+	}
+	m, ok := s.find(name)
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", name))
+	}
+	return m, ok
 }
 
 func details(m Model) api.ModelDetails {
@@ -282,7 +301,7 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 			"general.architecture":             m.Family,
 			"general.parameter_count":          3212749888,
 			m.Family + ".context_length":       m.ContextLength,
-			m.Family + ".embedding_length":     3072,
+			m.Family + ".embedding_length":     embeddingLength(m),
 			m.Family + ".block_count":          28,
 			m.Family + ".attention.head_count": 24,
 		},
@@ -300,13 +319,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
 
-	if !model.ParseName(req.Model).IsValid() {
-		writeError(w, http.StatusBadRequest, "model is required")
-		return
-	}
-	m, ok := s.find(req.Model)
+	m, ok := s.installed(w, req.Model)
 	if !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", req.Model))
 		return
 	}
 	if len(req.Tools) > 0 && !slices.Contains(m.Capabilities, "tools") {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 )
@@ -53,7 +54,7 @@ func Files(s Skill) ([]string, int, error) {
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			// os.Root refuses a link that leads outside, and that is the test.
-			if st, err := root.Stat(p); err != nil || !st.Mode().IsRegular() {
+			if st, err := root.Stat(p); err != nil || !st.Mode().IsRegular() || hiddenTarget(s, p) {
 				return nil
 			}
 		} else if !d.Type().IsRegular() {
@@ -92,6 +93,9 @@ func Read(s Skill, path string, offset int) (Text, error) {
 	if path == "" {
 		return Text{}, invalidf("empty path: name a file of skill %s (skill_read(name) lists them)", s.Name)
 	}
+	if hidden(path) || hiddenTarget(s, path) {
+		return Text{}, invalidf("skill %s: %q is hidden (a name starting with a dot); skill_read opens only the files it lists for the skill", s.Name, oneLine(path))
+	}
 	root, err := os.OpenRoot(s.Dir)
 	if err != nil {
 		return Text{}, fmt.Errorf("skill %s: %w", s.Name, err)
@@ -128,6 +132,36 @@ func Read(s Skill, path string, offset int) (Text, error) {
 	}
 	t.Path = path
 	return t, nil
+}
+
+// hidden reports whether a part of path, as written or once cleaned, starts
+// with a dot: .env, .git/config, reference/../.env. Files leaves such names
+// out, and what it does not list must not be readable either.
+func hidden(path string) bool {
+	for _, p := range []string{path, filepath.Clean(path)} {
+		for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+			if strings.HasPrefix(part, ".") && part != "." && part != ".." {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hiddenTarget reports whether path, inside s's directory, is a link (or
+// passes through one) that leads to a hidden name there: notes.md → .env.
+// A path that does not resolve is left to os.Root to refuse.
+func hiddenTarget(s Skill, path string) bool {
+	dir, err := filepath.EvalSymlinks(s.Dir)
+	if err != nil {
+		return false
+	}
+	target, err := filepath.EvalSymlinks(filepath.Join(s.Dir, filepath.FromSlash(path)))
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(dir, target)
+	return err == nil && hidden(rel)
 }
 
 // Body returns s's instructions as the model gets them: at most

@@ -107,3 +107,36 @@ func TestReadCutsAtALineAndContinues(t *testing.T) {
 		t.Fatalf("huge = %v", err)
 	}
 }
+
+// skill_read refuses what its listing hides: any path with a part that
+// starts with a dot (.env, .git/config), however it is spelled.
+func TestReadRefusesHiddenFiles(t *testing.T) {
+	s, _ := fixtureSkill(t)
+	writeT(t, filepath.Join(s.Dir, ".env"), "TOKEN=x\n")
+	writeT(t, filepath.Join(s.Dir, "reference", ".notes.md"), "hidden\n")
+	for _, p := range []string{".env", ".git/config", "./.env", "reference/.notes.md", "reference/../.env", ".git/../.env", " .env "} {
+		r, err := Read(s, p, 0)
+		if !errors.Is(err, ErrInvalid) || r.Text != "" {
+			t.Errorf("Read(%q) = %q, %v; want ErrInvalid", p, r.Text, err)
+		} else if !strings.Contains(err.Error(), "hidden") {
+			t.Errorf("Read(%q): %v does not say why", p, err)
+		}
+	}
+	if _, err := Read(s, "./template.txt", 0); err != nil {
+		t.Errorf("a plain path spelled with ./ is refused: %v", err)
+	}
+	// A link with a plain name that leads to a hidden file is hidden too:
+	// not listed, not read.
+	for link, target := range map[string]string{"notes.md": ".env", "cfg.txt": ".git/config"} {
+		if err := os.Symlink(target, filepath.Join(s.Dir, link)); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := Read(s, link, 0); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Read(%q → %s) = %q, %v; want ErrInvalid", link, target, r.Text, err)
+		}
+	}
+	files, _, _ := Files(s)
+	if got := strings.Join(files, " "); strings.Contains(got, "notes.md") || strings.Contains(got, "cfg.txt") {
+		t.Errorf("Files lists links to hidden files: %s", got)
+	}
+}

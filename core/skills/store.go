@@ -269,7 +269,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, name, content string, aut
 // os.Root: a skill directory that is a link leading out of <home>/skills is
 // refused, not followed.
 func (s *Store) writeFile(name, content string) error {
-	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
+	if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", s.Dir(), err)
 	}
 	root, err := os.OpenRoot(s.Dir())
@@ -277,7 +277,7 @@ func (s *Store) writeFile(name, content string) error {
 		return err
 	}
 	defer root.Close()
-	if err := root.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := root.Mkdir(name, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("create %s: %w", filepath.Join(s.Dir(), name), err)
 	}
 	sub, err := root.OpenRoot(name)
@@ -285,7 +285,7 @@ func (s *Store) writeFile(name, content string) error {
 		return fmt.Errorf("write %s: %s (a skill the agent writes must live inside %s)", s.file(name), pathErr(err), s.Dir())
 	}
 	defer sub.Close()
-	if err := renameio.WriteFile(FileName, []byte(content), 0o644, renameio.WithRoot(sub)); err != nil {
+	if err := renameio.WriteFile(FileName, []byte(content), 0o600, renameio.WithRoot(sub)); err != nil {
 		return fmt.Errorf("write %s: %w", s.file(name), err)
 	}
 	return syncDir(sub, ".")

@@ -290,3 +290,26 @@ func TestDiff(t *testing.T) {
 		t.Fatal("Diff of equal texts not empty")
 	}
 }
+
+// A skill the agent writes is private, as the rest of the workspace: its
+// directory 0700, SKILL.md 0600, whatever the umask.
+func TestSaveCreatesPrivateFiles(t *testing.T) {
+	ctx := context.Background()
+	s, home := newStore(t)
+	if _, err := s.Save(ctx, "trip-plan", "Plan a trip.", "1. Ask dates.\n", Agent, "r"); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]os.FileMode{
+		filepath.Join(home, "skills"):                        0o700,
+		filepath.Join(home, "skills", "trip-plan"):           0o700,
+		filepath.Join(home, "skills", "trip-plan", FileName): 0o600,
+	} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, st.Mode().Perm(), want)
+		}
+	}
+}

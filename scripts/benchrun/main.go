@@ -34,7 +34,7 @@ func main() {
 	data := flag.String("data", "", "the bench data directory (ws-M.tar.gz, queries.txt)")
 	work := flag.String("work", "", "scratch directory; workspaces are unpacked once and reused")
 	runs := flag.Int("runs", 5, "runs per figure (build figures use fewer on the 96 MB workspace)")
-	only := flag.String("only", "build,nochange,search", "figures to measure, comma-separated")
+	only := flag.String("only", "build,nochange,search,source,import", "figures to measure, comma-separated")
 	printSQL := flag.String("print-sql", "", "print the SQL a chat's recall runs for this query (with -k, -home) and exit")
 	k := flag.Int("k", index.DefaultK, "hits, for -print-sql")
 	home := flag.String("home", "", "the workspace, for -print-sql")
@@ -150,6 +150,12 @@ func (b *bench) run() error {
 		return err
 	}
 	if err := b.search(wsM, ws96, queries); err != nil {
+		return err
+	}
+	if err := b.sources(wsM); err != nil {
+		return err
+	}
+	if err := b.imports(); err != nil {
 		return err
 	}
 	b.print()

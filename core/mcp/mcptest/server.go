@@ -9,7 +9,10 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -88,9 +91,21 @@ func NewServer() *sdk.Server {
 
 // Main serves the test server on stdio until stdin closes. With
 // MCPTEST_FAIL set it writes that to stderr and exits 1 instead, like a
-// server that cannot start; MCPTEST_PIDFILE gets its process id; with
-// MCPTEST_LINGER it does not exit when stdin closes.
+// server that cannot start; MCPTEST_PIDFILE gets its process id;
+// MCPTEST_ENVFILE its whole environment, one variable a line; with
+// MCPTEST_CHILD_PIDFILE it first starts a child that only waits (as npx
+// starts node) and writes the child's pid there; with MCPTEST_LINGER it
+// does not exit when stdin closes.
 func Main() {
+	if os.Getenv("MCPTEST_SLEEP") != "" {
+		select {} // the child: waits for a signal
+	}
+	if f := os.Getenv("MCPTEST_ENVFILE"); f != "" {
+		_ = os.WriteFile(f, []byte(strings.Join(os.Environ(), "\n")+"\n"), 0o600)
+	}
+	if f := os.Getenv("MCPTEST_CHILD_PIDFILE"); f != "" {
+		startChild(f)
+	}
 	if msg := os.Getenv("MCPTEST_FAIL"); msg != "" {
 		fmt.Fprintln(os.Stderr, "mcptest: starting")
 		fmt.Fprintln(os.Stderr, "mcptest: "+msg)
@@ -112,6 +127,41 @@ func Main() {
 		os.Exit(1)
 	}
 	os.Exit(0)
+}
+
+// startChild starts this program again as a child that only waits, in the
+// server's process group, and writes its pid to file.
+func startChild(file string) {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcptest:", err)
+		os.Exit(1)
+	}
+	child := exec.Command(exe, os.Args[1:]...)
+	child.Env = append(os.Environ(), "MCPTEST_SLEEP=1")
+	if err := child.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "mcptest:", err)
+		os.Exit(1)
+	}
+	_ = os.WriteFile(file, []byte(fmt.Sprint(child.Process.Pid)), 0o600)
+}
+
+// Running reports whether pid exists and is not a zombie (an orphan whose
+// reaper is slow is dead all the same). Without /proc (macOS) the signal
+// check is all there is.
+func Running(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(stat)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
 }
 
 // Handler serves the test server over streamable HTTP.

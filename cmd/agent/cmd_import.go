@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/urfave/cli/v3"
+
+	"agent/core/importer"
+)
+
+// importCommand: agent import chatgpt|claude FILE, list, undo ID — chat
+// histories from other assistants (docs/cli-import.md).
+func (a *app) importCommand() *cli.Command {
+	from := func(origin, what string) *cli.Command {
+		return &cli.Command{
+			Name:      origin,
+			Usage:     "import " + what + " into imports/ (one markdown file per conversation)",
+			ArgsUsage: "FILE",
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "dry-run", Usage: "say what would be written, write nothing"},
+			},
+			Action: func(ctx context.Context, cmd *cli.Command) error { return a.runImport(ctx, cmd, origin) },
+		}
+	}
+	return &cli.Command{
+		Name:  "import",
+		Usage: "bring in your ChatGPT and Claude histories, cited and undoable",
+		Commands: []*cli.Command{
+			from(importer.ChatGPT, "a ChatGPT export (conversations.json or the export's zip)"),
+			from(importer.Claude, "a Claude export (conversations.json or the export's zip)"),
+			{Name: "list", Usage: "the imports made, newest last", Action: a.runImportList},
+			{Name: "undo", Usage: "remove what one import wrote (files edited since are kept)", ArgsUsage: "ID", Action: a.runImportUndo},
+		},
+		Action: a.requireSubcommand,
+	}
+}
+
+func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) error {
+	if cmd.Args().Len() != 1 {
+		return usagef("import %s takes one FILE", origin)
+	}
+	file := cmd.Args().First()
+	ws, err := a.openWorkspace(ctx)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	loc, err := a.userLocation(ctx, ws)
+	if err != nil {
+		return err
+	}
+	p, err := importer.ReadExport(file, origin)
+	if err != nil {
+		return err
+	}
+	res, err := importer.Import(ctx, ws.State, ws.Home, p, importer.Options{Source: file, DryRun: cmd.Bool("dry-run"), Location: loc, Now: a.now()})
+	if err != nil {
+		return err
+	}
+	if a.jsonOut {
+		if res.Files == nil {
+			res.Files = []importer.Planned{}
+		}
+		if err := a.writeJSON(res); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range res.Files {
+			if err := writeTSV(a.io.Out, f.Path, strconv.Itoa(f.Messages), f.Title); err != nil {
+				return err
+			}
+		}
+	}
+	verb := "imported"
+	if res.DryRun {
+		verb = "would import"
+	}
+	id := ""
+	if res.ID > 0 {
+		id = " as import " + strconv.FormatInt(res.ID, 10) + " (undo: agent import undo " + strconv.FormatInt(res.ID, 10) + ")"
+	}
+	a.infof("%s %d conversations (%d messages)%s; %d already imported, %d skipped (no text)",
+		verb, len(res.Files), res.Messages, id, res.Already, res.Skipped)
+	return nil
+}
+
+func (a *app) runImportList(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Present() {
+		return usagef("import list takes no arguments")
+	}
+	ws, err := a.openWorkspace(ctx)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	if err := importer.Recover(ctx, ws.State, ws.Home); err != nil {
+		return err
+	}
+	list, err := importer.List(ctx, ws.State)
+	if err != nil {
+		return err
+	}
+	if a.jsonOut {
+		return a.writeJSON(list)
+	}
+	rows := make([][]string, 0, len(list))
+	for _, r := range list {
+		state := "in place"
+		if r.UndoneAt != nil {
+			state = "undone"
+		}
+		rows = append(rows, []string{strconv.FormatInt(r.ID, 10), r.At.Local().Format("2006-01-02 15:04"), r.Origin,
+			strconv.Itoa(r.Conversations), strconv.Itoa(r.Messages), state, r.Source})
+	}
+	if a.io.OutTTY {
+		if len(rows) == 0 {
+			return nil
+		}
+		tw := a.newTable("ID", "AT", "ORIGIN", "CONVERSATIONS", "MESSAGES", "STATE", "FILE")
+		for _, r := range rows {
+			tw.row(r...)
+		}
+		return tw.flush()
+	}
+	for _, r := range rows {
+		if err := writeTSV(a.io.Out, r...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *app) runImportUndo(ctx context.Context, cmd *cli.Command) error {
+	if cmd.Args().Len() != 1 {
+		return usagef("import undo takes one ID (agent import list)")
+	}
+	id, err := strconv.ParseInt(cmd.Args().First(), 10, 64)
+	if err != nil || id <= 0 {
+		return usagef("import undo: %q is not an import id (agent import list)", cmd.Args().First())
+	}
+	ws, err := a.openWorkspace(ctx)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	res, err := importer.Undo(ctx, ws.State, ws.Home, id, a.now())
+	if err != nil {
+		return err
+	}
+	if a.jsonOut {
+		return a.writeJSON(res)
+	}
+	for _, p := range res.Removed {
+		if err := writeTSV(a.io.Out, "removed", p); err != nil {
+			return err
+		}
+	}
+	for _, p := range res.Edited {
+		if err := writeTSV(a.io.Out, "kept", p); err != nil {
+			return err
+		}
+	}
+	a.infof("undid import %d: removed %d files", id, len(res.Removed))
+	for _, p := range res.Edited {
+		a.warnf("kept %s: edited since the import, it is yours now", p)
+	}
+	return nil
+}

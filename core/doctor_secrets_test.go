@@ -1,0 +1,50 @@
+package core
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Secrets already in the memory files (written before redaction existed, or
+// by an editor) are reported by file, line and kind, never by value; the
+// files are left as they are.
+func TestDoctorReportsSecretsWithoutPrintingThem(t *testing.T) {
+	home := t.TempDir()
+	ws, _, err := Init(context.Background(), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.Close()
+	if c := doctorSecrets(home); !c.OK || c.Detail != "none found in MEMORY.md, SOUL.md, the logs, the skills and the imports" {
+		t.Errorf("clean workspace: %+v", c)
+	}
+	const tok, pw = "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", "hunter2xyz"
+	mem := filepath.Join(home, MemoryFile)
+	b, _ := os.ReadFile(mem)
+	memText := string(b) + "- token " + tok + "\n"
+	writeFileT(t, mem, memText)
+	writeFileT(t, filepath.Join(home, "logs", "2026-11-20.md"), "# 2026-11-20\n\n### 09:00\n\ndb password="+pw+"\n")
+	writeFileT(t, filepath.Join(home, "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: d\n---\nuse "+tok+"\n")
+	writeFileT(t, filepath.Join(home, "imports", "chatgpt", "2024", "2024-05-01-keys.md"), "# keys\n\n## You\n\nkey AKIAIOSFODNN7EXAMPLE\n")
+	writeFileT(t, filepath.Join(home, "imports", ".import-7", "staged.md"), "key AKIAIOSFODNN7EXAMPLE\n")
+	c := doctorSecrets(home)
+	if c.OK || strings.Contains(c.Detail, tok) || strings.Contains(c.Detail, pw) || strings.Contains(c.Detail, "ghp_") || strings.Contains(c.Detail, ".import-7") {
+		t.Fatalf("doctor: %+v", c)
+	}
+	n := strings.Count(memText, "\n")
+	for _, want := range []string{"4 found (values not shown)", "imports/chatgpt/2024/2024-05-01-keys.md:5 aws access key", "MEMORY.md:" + strconv.Itoa(n) + " github token", "logs/2026-11-20.md:5 password", "skills/deploy/SKILL.md:5 github token"} {
+		if !strings.Contains(c.Detail, want) {
+			t.Errorf("detail %q lacks %q", c.Detail, want)
+		}
+	}
+	if !strings.Contains(c.Fix, "rotate") {
+		t.Errorf("fix %q", c.Fix)
+	}
+	if got, _ := os.ReadFile(mem); string(got) != memText {
+		t.Error("doctor changed MEMORY.md")
+	}
+}
