@@ -106,6 +106,22 @@ func TestRequestsStayAPrefixInOneProcess(t *testing.T) {
 // The same from the shell: each turn a new process (`agent chat --continue
 // "…"`), rebuilding the earlier bytes from state.db.
 func TestRequestsStayAPrefixAcrossProcesses(t *testing.T) {
+	reqs := conversationAcrossProcesses(t)
+	for i := 1; i < len(reqs); i++ {
+		if !extends(reqs[i-1], reqs[i], cacheReply) {
+			t.Errorf("request %d does not extend request %d: %s", i+1, i, firstDifference(reqs[i-1], reqs[i]))
+		}
+	}
+	for i, r := range reqs {
+		noLateSystem(t, i, r)
+	}
+}
+
+// conversationAcrossProcesses runs cacheQuestions as one session, a new
+// Chat (process) per turn, with notes to recall and the clock moving, and
+// returns the requests sent.
+func conversationAcrossProcesses(t *testing.T) []api.ChatRequest {
+	t.Helper()
 	f := newChatFixture(t, true)
 	f.notes()
 	f.srv.Default(ollamatest.Text(cacheReply))
@@ -121,15 +137,7 @@ func TestRequestsStayAPrefixAcrossProcesses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reqs := f.srv.Requests()
-	for i := 1; i < len(reqs); i++ {
-		if !extends(reqs[i-1], reqs[i], cacheReply) {
-			t.Errorf("request %d does not extend request %d: %s", i+1, i, firstDifference(reqs[i-1], reqs[i]))
-		}
-	}
-	for i, r := range reqs {
-		noLateSystem(t, i, r)
-	}
+	return f.srv.Requests()
 }
 
 // A SOUL revision, a profile change, a new day and a window cut each break
@@ -178,7 +186,7 @@ func TestEachStateChangeBreaksThePrefixOnce(t *testing.T) {
 	// The window: a context too small for the whole conversation cuts it
 	// in blocks, each cut reported and breaking the prefix once, with
 	// several turns between cuts.
-	f.chat.NumCtx, f.chat.NumPredict = 2600, 256
+	f.chat.NumCtx, f.chat.NumPredict = 3400, 256 // ~800 of them for the tool list
 	s = f.session("window")
 	before := len(f.srv.Requests())
 	var dropped []int

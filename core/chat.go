@@ -271,19 +271,20 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 	if len(records) == 0 {
 		summary = "# Profile\n\n(empty: the names are not set yet)"
 	}
+	tools := ToolsSize{Builtin: len(builtin), BuiltinChars: ToolsChars(toolSpecs(builtin)),
+		MCP: len(integrations), MCPChars: ToolsChars(toolSpecs(integrations))}
 	in := assemblyInput{
 		Prompt: p, Bootstrap: t.bootstrap, Identity: identity, IdentityCuts: identityCuts,
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
-		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message,
+		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message, ToolsChars: tools.BuiltinChars,
 		Summary: compacted, SummarySource: compactedSource, ReserveSummary: c.compacting,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
 	if t.assembled, err = assemble(in); err != nil {
 		return nil, err
 	}
-	t.assembled.Tools = ToolsSize{Builtin: len(builtin), BuiltinChars: ToolsChars(toolSpecs(builtin)),
-		MCP: len(integrations), MCPChars: ToolsChars(toolSpecs(integrations))}
+	t.assembled.Tools = tools
 	t.request = requestText(t.assembled.Messages)
 	t.assembled.RequestBytes = len(t.request)
 	if s.ID != 0 {
@@ -487,7 +488,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 // calibrate records how many characters the model counts per token, from
 // the first request of a turn.
 func (c *Chat) calibrate(ctx context.Context, t *turn, promptEvalCount int) {
-	chars := 0
+	chars := t.assembled.Tools.BuiltinChars + t.assembled.Tools.MCPChars // the tool list is counted too
 	for _, m := range t.assembled.Messages {
 		chars += len([]rune(m.Content))
 	}

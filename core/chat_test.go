@@ -437,9 +437,10 @@ func TestBootstrapModeAndConfirmation(t *testing.T) {
 // budget must cut history instead, so the fixed prompt always arrives.
 func TestLongHistoryNeverOverflowsNumCtx(t *testing.T) {
 	f := newChatFixture(t, true)
-	// 3072, not 2048: the fixed layers alone are ~1,550 tokens and grow with
-	// each tool the prompt names; 12 turns of ~500 tokens still overflow it.
-	f.chat.NumCtx = 3072
+	// 4096, not 2048: the fixed layers and the tool list alone are ~2,400
+	// tokens and grow with each tool; 12 turns of ~500 tokens still
+	// overflow it.
+	f.chat.NumCtx = 4096
 	f.srv.Default(ollamatest.Text(strings.Repeat("long answer ", 80)))
 	s := f.session("long")
 	for i := 0; i < 12; i++ {

@@ -157,7 +157,7 @@ func TestCompactStoresNothingInvalid(t *testing.T) {
 	if _, err := f.chat.Compact(ctx, s, &citingModel{}, nil); !errors.Is(err, compact.ErrNothing) {
 		t.Errorf("nothing dropped: err = %v, want ErrNothing", err)
 	}
-	f.chat.NumCtx = 2600
+	f.chat.NumCtx = 3400 // ~800 of them for the built-in tool list
 	f.srv.Default(ollamatest.Text(strings.Repeat("a long reply about nothing much ", 40)))
 	for i := 0; i < 8; i++ {
 		if _, err := f.chat.Turn(ctx, s, fmt.Sprintf("question %d about the long reply", i), nil); err != nil {
@@ -187,7 +187,7 @@ func TestAutoCompactWhenTheWindowMoves(t *testing.T) {
 	ctx := context.Background()
 	f := newChatFixture(t, true)
 	f.chat.Sessions = NewSessions(f.ws.State, f.chat.Now)
-	f.chat.NumCtx = 4096
+	f.chat.NumCtx = 4900 // ~800 of them for the built-in tool list
 	f.srv.Default(ollamatest.Text("Noted, with a long enough answer to fill the window a little faster than a short one would, and then some more words about trips, gardens, books and cars."))
 	s := f.session("auto")
 	turn := func(msg string) *TurnResult {

@@ -163,11 +163,16 @@ type assemblyInput struct {
 	ReserveSummary bool
 	Note           string // this turn's runtime note (the time), sent with the message
 	Message        string
-	Placement      string // PlacementExchange (default when empty) or PlacementLayer
-	NumCtx         int
-	ModelCtx       int // the model's own context length, 0 when unknown
-	Reserve        int
-	CharsPerToken  float64
+	// ToolsChars is the built-in tool list (ToolsChars), counted in the
+	// budget with the fixed layers. Integrations' tools are not (yet): how
+	// many a user configures is theirs, and a chat must not refuse to start
+	// over them; agent prompt --json and agent mcp tools show their size.
+	ToolsChars    int
+	Placement     string // PlacementExchange (default when empty) or PlacementLayer
+	NumCtx        int
+	ModelCtx      int // the model's own context length, 0 when unknown
+	Reserve       int
+	CharsPerToken float64
 }
 
 // Recall always has this share of what the fixed layers leave (more when
@@ -236,7 +241,11 @@ func assemble(in assemblyInput) (*Assembled, error) {
 		{Layer{Name: LayerSoul, Source: in.SoulSource}, soulMsg},
 		{Layer{Name: LayerProfile, Source: in.ProfileSource}, profileMsg},
 	}
-	fixedTokens := 0
+	// The built-in tool list is printed into the prompt too (at the top, or
+	// in the last user message): room is kept for it as for the fixed
+	// layers.
+	toolTokens := int(math.Ceil(float64(in.ToolsChars) / est.charsPerToken))
+	fixedTokens := toolTokens
 	for i := range fixed {
 		fixed[i].layer.Tokens = est.message(fixed[i].msg)
 		fixed[i].layer.Chars = len(fixed[i].msg.Content)
@@ -250,6 +259,9 @@ func assemble(in assemblyInput) (*Assembled, error) {
 		var parts []string
 		for _, f := range fixed {
 			parts = append(parts, fmt.Sprintf("%s %d", f.layer.Name, f.layer.Tokens))
+		}
+		if toolTokens > 0 {
+			parts = append(parts, fmt.Sprintf("tools %d", toolTokens))
 		}
 		parts = append(parts, fmt.Sprintf("message %d", msgTokens+noteTokens))
 		fix := "raise --num-ctx, shorten SOUL.md or the message"

@@ -12,7 +12,7 @@ import (
 // prompt_eval_count, the measured ratio for that model replaces it.
 const (
 	defaultCharsPerToken = 3.0
-	minCharsPerToken     = 1.0
+	minCharsPerToken     = 0.5 // CJK text, or a byte tokenizer under a template of long role markers
 	maxCharsPerToken     = 6.0
 	// messageOverhead covers the chat template's role markers per message.
 	messageOverhead = 6

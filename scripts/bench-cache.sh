@@ -3,12 +3,20 @@
 #
 # A 20-turn scripted conversation through bin/agent, each turn a new process
 # (`chat --continue --json`), against the real Ollama v0.9.6 and the tiny
-# model (scripts/ollama.sh). Per turn: Ollama's prompt_eval_duration and the
-# share of the request's bytes that the previous request began with too
-# (prefix_reuse / request_bytes). Then the model is unloaded and one more
-# turn measures a cold request of the same length. Both recall placements:
-# exchange (the default) and layer (the design's literal order), side by
-# side. Prints a markdown table on stdout, progress on stderr.
+# model (scripts/ollama.sh), under each chat template shape of
+# core/ollamatest/templates: the tiny model's in-place one, llama3.x's (the
+# default model's) and qwen2.x's. Per turn: Ollama's prompt_eval_duration
+# and the share of the request's bytes that the previous request began with
+# too (prefix_reuse / request_bytes). Then the model is unloaded and one
+# more turn measures a cold request of the same length. Each template's
+# floor is what it lets no cache keep: per later turn, the characters of
+# the prompt Ollama rendered (its trace log) after the longest prefix it
+# shares with the previous one, over the prompt's length — the new message
+# and its context, and whatever the template prints anew (llama3.x: the
+# tool list and the previous user message). Recall placements: exchange
+# (the default) under every template, and layer (the design's literal
+# order) under the in-place one, side by side. Prints markdown tables on
+# stdout, progress on stderr.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${AGENT_BIN:-$root/bin/agent}
@@ -18,15 +26,25 @@ turns=${CACHE_TURNS:-20}
 . "$root/scripts/ollama.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/agent-bench-cache.XXXXXX")
 trap 'ollama_down; rm -rf "$work"' EXIT
-ollama_up >&2
-export AGENT_MODEL=$OLLAMA_TINY_MODEL NO_COLOR=1
+# level -8: the trace log, where the server writes each prompt it renders
+OLLAMA_DEBUG=2 ollama_up >&2
+# 16384 tokens for these: the tiny tokenizer reads real templates' role
+# markers and tool list at about a character a token
+for t in llama3 qwen2; do
+	ollama_model "tiny-$t" "$root/core/ollamatest/templates/$t.tmpl" 16384 >&2
+done
+export NO_COLOR=1
 
 field() { grep -o "\"$1\":[0-9]*" | head -n 1 | cut -d: -f2; }
 
-# conversation PLACEMENT: prints "turn duration_ns reuse_bytes request_bytes"
-# per turn, then "cold duration_ns".
+# conversation PLACEMENT MODEL: prints "turn duration_ns reuse_bytes
+# request_bytes dropped fresh" per turn, then "cold duration_ns", then
+# "floor SHARE" (floor, below).
 conversation() {
-	local home="$work/ws-$1" i out
+	local home="$work/ws-$1-$2" i out from
+	export AGENT_MODEL=$2 AGENT_NUM_CTX=8192
+	[ "$2" = "$OLLAMA_TINY_MODEL" ] || AGENT_NUM_CTX=16384
+	from=$(wc -l <"$OLLAMA_TMP/serve.log")
 	"$bin" --home "$home" -q init --agent-name Atlas --user-name Igor
 	"$bin" --home "$home" log "Booked flights to Lisbon for the fourth of December"
 	"$bin" --home "$home" log "The plumber comes on Friday morning about the boiler"
@@ -44,38 +62,73 @@ conversation() {
 		fresh=$(( $(grep -o '{"name":"memory"[^}]*}' <<<"$out" | field chars) + $(grep -o '{"name":"message"[^}]*}' <<<"$out" | field chars) ))
 		echo "$i $(field prompt_eval_duration <<<"$out") $(field prefix_reuse <<<"$out") $(field request_bytes <<<"$out") ${dropped:-0} $fresh"
 	done
-	OLLAMA_HOST=$OLLAMA_HOST "$OLLAMA_BIN" stop "$OLLAMA_TINY_MODEL" >/dev/null 2>&1
+	floor "$from" "$(wc -l <"$OLLAMA_TMP/serve.log")"
+	OLLAMA_HOST=$OLLAMA_HOST "$OLLAMA_BIN" stop "$2" >/dev/null 2>&1
 	out=$("$bin" --home "$home" chat --continue --json --recall-placement "$1" "turn cold: what do my notes say about the trip and the boiler?")
 	echo "cold $(field prompt_eval_duration <<<"$out")"
 }
 
-echo "| turn cost on the real Ollama ($turns turns, tiny model) | exchange (default) | layer (design order) | target |"
-echo "|---|---|---|---|"
-ex=$(conversation exchange)
-ly=$(conversation layer)
+# floor FROM TO: over the prompts the server rendered between those lines of
+# its log, the mean share of each later prompt that follows the longest
+# prefix it shares with the one before (the tiny model's tokenizer reads
+# about a character a token; the previous reply's 8 tokens count as new).
+floor() {
+	python3 - "$OLLAMA_TMP/serve.log" "$1" "$2" <<'PY'
+import ast, sys
+log, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+prompts = []
+with open(log, encoding="utf-8", errors="replace") as f:
+    for i, line in enumerate(f):
+        if first <= i < last and 'msg="completion request"' in line and ' prompt="' in line:
+            prompts.append(ast.literal_eval(line[line.index(' prompt="') + 8:].rstrip("\n")))
+shares = []
+for a, b in zip(prompts, prompts[1:]):
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    shares.append((len(b) - n) / len(b))
+print("floor %.4f" % (sum(shares) / len(shares) if shares else 0))
+PY
+}
+
+ex=$(conversation exchange "$OLLAMA_TINY_MODEL")
+ly=$(conversation layer "$OLLAMA_TINY_MODEL")
+l3=$(conversation exchange tiny-llama3)
+q2=$(conversation exchange tiny-qwen2)
 stat() { # stat DATA WHAT
 	awk -v what="$2" '
+		$1 == "floor" { floor = $2; next }
 		$1 == "cold" { cold = $2; next }
 		{ d[$1] = $2; cut[$1] = ($1 > 1 && $5 != prev); prev = $5; last = $1
 		  if ($1 > 1) { r = ($4 > 0) ? $3 / $4 : 0; if (cut[$1]) { cuts++ } else { s += r; n++; if (min == "" || r < min) { min = r; minfloor = 1 - $6 / $4 } m2 += $2; n2++ } } }
 		END {
+			steady = m2 / n2 / cold
 			if (what == "t1") printf "%.1f ms", d[1] / 1e6
 			if (what == "t2") printf "%.1f ms", d[2] / 1e6
 			if (what == "tl") printf "%.1f ms%s", d[last] / 1e6, cut[last] ? " (a window cut)" : ""
 			if (what == "cuts") printf "%d", cuts
-			if (what == "steady") printf "%.3f×", m2 / n2 / cold
+			if (what == "steady") printf "%.3f×", steady
+			if (what == "floor") printf "%.3f×", floor
+			if (what == "target") printf "%s (%.2f× the floor, %+.3f)", (steady <= 1.25 * floor || steady <= floor + 0.05) ? "met" : "NOT met", steady / floor, steady - floor
 			if (what == "cold") printf "%.1f ms", cold / 1e6
 			if (what == "ratio") printf "%.3f×", d[last] / cold
 			if (what == "mean") { m = 0; for (i = 2; i <= last; i++) m += d[i]; printf "%.1f ms", m / (last - 1) / 1e6 }
 			if (what == "reuse") printf "%.1f%% (min %.1f%%, where all but the new message and its context is %.1f%%)", 100 * s / n, 100 * min, 100 * minfloor
 		}' <<<"$1"
 }
-echo "| prompt evaluation, turn 1 (model loading, nothing cached) | $(stat "$ex" t1) | $(stat "$ly" t1) | |"
-echo "| prompt evaluation, turn 2 | $(stat "$ex" t2) | $(stat "$ly" t2) | |"
-echo "| prompt evaluation, mean of turns 2–$turns | $(stat "$ex" mean) | $(stat "$ly" mean) | |"
-echo "| prompt evaluation, turn $turns | $(stat "$ex" tl) | $(stat "$ly" tl) | |"
-echo "| prompt evaluation, a cold request of that length (model unloaded) | $(stat "$ex" cold) | $(stat "$ly" cold) | |"
-echo "| turn $turns / cold | $(stat "$ex" ratio) | $(stat "$ly" ratio) | ≤ 0.2× |"
-echo "| mean of turns 2–$turns without a window cut / cold | $(stat "$ex" steady) | $(stat "$ly" steady) | |"
-echo "| bytes shared with the previous request, turns 2–$turns without a window cut | $(stat "$ex" reuse) | $(stat "$ly" reuse) | ≥ 95% |"
-echo "| turns on which the history window was cut | $(stat "$ex" cuts) | $(stat "$ly" cuts) | |"
+row() { # row LABEL WHAT [TARGET]
+	echo "| $1 | $(stat "$ex" "$2") | $(stat "$ly" "$2") | $(stat "$l3" "$2") | $(stat "$q2" "$2") | ${3:-} |"
+}
+echo "| turn cost on the real Ollama ($turns turns, tiny model) | in-place template, exchange (default) | in-place, layer (design order) | llama3.x template, exchange | qwen2.x template, exchange | target |"
+echo "|---|---|---|---|---|---|"
+row "prompt evaluation, turn 1 (model loading, nothing cached)" t1
+row "prompt evaluation, turn 2" t2
+row "prompt evaluation, mean of turns 2–$turns" mean
+row "prompt evaluation, turn $turns" tl
+row "prompt evaluation, a cold request of that length (model unloaded)" cold
+row "turn $turns / cold" ratio
+row "mean of turns 2–$turns without a window cut / cold" steady
+row "the template's floor: the share of a later prompt it renders anew" floor
+row "mean / cold against the floor" target "≤ 1.25× the floor or within 0.05"
+row "bytes shared with the previous request, turns 2–$turns without a window cut" reuse "≥ 95%"
+row "turns on which the history window was cut" cuts

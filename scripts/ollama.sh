@@ -97,6 +97,21 @@ ollama_up() {
 	_ollama_say "ollama $OLLAMA_VERSION serving model $OLLAMA_TINY_MODEL at $OLLAMA_HOST (pid $OLLAMA_PID)"
 }
 
+# ollama_model NAME TEMPLATE [CTX]: the tiny model again, called NAME, with
+# the chat template in the file TEMPLATE (core/ollamatest/templates) and
+# context length CTX (default 8192), created in the running server. Its
+# tokenizer reads about a character a token, so real templates' role
+# markers and tool list want more room than a real tokenizer's.
+ollama_model() {
+	local dir="$OLLAMA_TMP/model-$1"
+	(cd "$_ollama_root" && go run ./scripts/tinymodel -o "$dir" -template "$2" -ctx "${3:-8192}") &&
+		(cd "$dir" && HOME="$OLLAMA_TMP/home" "$OLLAMA_BIN" create "$1" -f Modelfile) >"$OLLAMA_TMP/create-$1.log" 2>&1 || {
+		_ollama_say "creating $1 with $2 failed:"
+		sed 's/^/  /' "$OLLAMA_TMP/create-$1.log" >&2
+		return 1
+	}
+}
+
 # ollama_down stops the server by its PID (its model runners with it: it
 # unloads them on SIGTERM; any still there after are stopped by their own
 # PIDs) and removes its temporary directory. Safe to call more than once.

@@ -162,11 +162,15 @@ func (s *Server) Pending() int {
 }
 
 // PromptTokens is the fake's prompt_eval_count before num_ctx truncation:
-// the characters of every message's content, divided by four, rounded up.
+// the characters of every message's content and of the tool list (as a
+// template prints it), divided by four, rounded up.
 func PromptTokens(req api.ChatRequest) int {
 	n := 0
 	for _, m := range req.Messages {
 		n += len([]rune(m.Content))
+	}
+	for _, t := range req.Tools { // a template prints the tool list too
+		n += len([]rune(t.String()))
 	}
 	return (n + 3) / 4
 }

@@ -27,6 +27,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ollama/ollama/fs/ggml"
 )
@@ -57,7 +58,20 @@ PARAMETER temperature 0.8
 func main() {
 	out := flag.String("o", ".", "directory to write tiny.gguf and Modelfile into")
 	vocabFile := flag.String("vocab", "", "a JSON array of SentencePiece tokens in id order (default: printable characters)")
+	tmplFile := flag.String("template", "", "a chat template for the Modelfile instead of the in-place one (core/ollamatest/templates)")
+	ctx := flag.Int("ctx", contextLength, "the context length the model declares")
 	flag.Parse()
+	declaredCtx = *ctx
+	mf := modelfile
+	if *tmplFile != "" {
+		t, err := os.ReadFile(*tmplFile)
+		if err != nil || strings.Contains(string(t), `"""`) {
+			fmt.Fprintf(os.Stderr, "tinymodel: template %s: unreadable or holds \"\"\": %v\n", *tmplFile, err)
+			os.Exit(1)
+		}
+		_, rest, _ := strings.Cut(modelfile, "\nPARAMETER")
+		mf = "FROM ./tiny.gguf\nTEMPLATE \"\"\"" + strings.TrimRight(string(t), "\n") + "\"\"\"\nPARAMETER" + rest
+	}
 	var tokens []string
 	var scores []float32
 	var types []int32
@@ -70,13 +84,16 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	if err := write(*out, tokens, scores, types); err != nil {
+	if err := write(*out, mf, tokens, scores, types); err != nil {
 		fmt.Fprintf(os.Stderr, "tinymodel: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func write(dir string, tokens []string, scores []float32, types []int32) error {
+// declaredCtx is the context length written into the model (-ctx).
+var declaredCtx = contextLength
+
+func write(dir, modelfile string, tokens []string, scores []float32, types []int32) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -91,7 +108,7 @@ func write(dir string, tokens []string, scores []float32, types []int32) error {
 		"general.file_type":                      uint32(ggml.FileTypeF32),
 		"general.alignment":                      uint32(32),
 		"llama.block_count":                      uint32(blocks),
-		"llama.context_length":                   uint32(contextLength),
+		"llama.context_length":                   uint32(declaredCtx),
 		"llama.embedding_length":                 uint32(embed),
 		"llama.feed_forward_length":              uint32(feedForward),
 		"llama.attention.head_count":             uint32(heads),
