@@ -62,9 +62,9 @@ func NewMonitor(home string) (*Monitor, error) {
 	if fi, err := os.Lstat(filepath.Join(home, memoryFile)); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		m.blind = true // its target's changes raise no event here
 	}
-	m.addTree(filepath.Join(home, logsDir))
-	m.addTree(filepath.Join(home, digestsDir))
-	m.addTree(filepath.Join(home, importsDir))
+	m.addTree(filepath.Join(home, logsDir), true)
+	m.addTree(filepath.Join(home, digestsDir), true)
+	m.addTree(filepath.Join(home, importsDir), true)
 	m.addSources()
 	go m.read()
 	return m, nil
@@ -116,23 +116,27 @@ func (m *Monitor) Changes() <-chan struct{} { return m.changes }
 // addTree watches dir and the directories below it. A symlink anywhere in
 // the tree, dir itself included, makes the monitor blind: what it points at
 // is not watched.
-func (m *Monitor) addTree(dir string) {
+func (m *Monitor) addTree(dir string, root bool) {
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+		switch {
+		case err != nil:
 			if !errors.Is(err, fs.ErrNotExist) {
 				m.blind = true
 			}
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
+		case (p != dir || !root) && strings.HasPrefix(d.Name(), "."):
+			// Hidden names are never indexed (the walk skips them), so
+			// nothing under them is watched: a .git or an import's
+			// staging folder would only raise events for nothing. A
+			// root (a source folder may be called .notes) is watched.
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+		case d.Type()&fs.ModeSymlink != 0:
 			m.blind = true
-			return nil
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if err := m.fw.Add(p); err != nil {
-			m.blind = true
+		case d.IsDir():
+			if err := m.fw.Add(p); err != nil {
+				m.blind = true
+			}
 		}
 		return nil
 	})
@@ -154,25 +158,7 @@ func (m *Monitor) addSources() {
 			continue
 		}
 		m.sources = append(m.sources, real)
-		filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
-			switch {
-			case err != nil:
-				m.blind = true
-				return nil
-			case p != real && strings.HasPrefix(d.Name(), "."):
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			case d.Type()&fs.ModeSymlink != 0:
-				m.blind = true
-			case d.IsDir():
-				if err := m.fw.Add(p); err != nil {
-					m.blind = true
-				}
-			}
-			return nil
-		})
+		m.addTree(real, true)
 	}
 }
 
@@ -264,7 +250,7 @@ func (m *Monitor) note(ev fsnotify.Event) bool {
 		m.pending = true
 		if ev.Op&fsnotify.Create != 0 {
 			if fi, err := os.Lstat(ev.Name); err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0) {
-				m.addTree(ev.Name) // a link makes the monitor blind
+				m.addTree(ev.Name, false) // a link makes the monitor blind
 			}
 		}
 		return true
@@ -274,7 +260,7 @@ func (m *Monitor) note(ev fsnotify.Event) bool {
 		m.blind = m.blind || gone // its return raises no event here
 		if ev.Op&fsnotify.Create != 0 {
 			if fi, err := os.Lstat(ev.Name); err == nil && (fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0) {
-				m.addTree(ev.Name)
+				m.addTree(ev.Name, false)
 			}
 		}
 		return true

@@ -189,3 +189,35 @@ func TestMonitorSignalsChanges(t *testing.T) {
 		t.Error("signalled, but Changed says nothing changed")
 	}
 }
+
+// What the index never reads is never watched: a hidden directory in the
+// logs (a .git, an import's staging folder), there before the monitor or
+// made after it, raises no change when files are written inside it.
+func TestMonitorSkipsHiddenDirectories(t *testing.T) {
+	home := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(home, "logs", ".git", "objects"), 0o755))
+	m, err := NewMonitor(home)
+	must(err)
+	defer m.Close()
+	changed(t, m) // the first answer is always yes
+	must(os.WriteFile(filepath.Join(home, "logs", ".git", "objects", "ab"), []byte("x"), 0o644))
+	if changed(t, m) {
+		t.Fatal("a write under logs/.git counted as a memory change")
+	}
+	must(os.Mkdir(filepath.Join(home, "logs", ".staging"), 0o755))
+	changed(t, m) // its creation is an event in logs/
+	must(os.WriteFile(filepath.Join(home, "logs", ".staging", "2026-11-20.md"), []byte("x"), 0o644))
+	if changed(t, m) {
+		t.Fatal("a write under a hidden directory made after the monitor counted as a memory change")
+	}
+	must(os.WriteFile(filepath.Join(home, "logs", "2026-11-20.md"), []byte("x"), 0o644))
+	if !changed(t, m) {
+		t.Fatal("a new log was not seen")
+	}
+}
