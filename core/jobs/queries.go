@@ -16,8 +16,9 @@ const (
 
 	qDeleteJob = `DELETE FROM jobs WHERE name = ?`
 
-	// Enabling starts afresh: no failures counted, next due time from now.
-	qSetEnabled = `UPDATE jobs SET enabled = ?, failures = 0, disabled_reason = '', next_at = ?, updated_at = ?
+	// Enabling starts afresh: no failures counted, no deferral carried over
+	// from before it was disabled, next due time from now.
+	qSetEnabled = `UPDATE jobs SET enabled = ?, failures = 0, disabled_reason = '', deferred_since = NULL, next_at = ?, updated_at = ?
 		WHERE name = ?`
 
 	qJobChange = `INSERT INTO job_changes (job_name, action, detail, at) VALUES (?, ?, ?, ?)`

@@ -503,3 +503,31 @@ func TestDeferredForAnHourShowsAndHistoryIsBounded(t *testing.T) {
 		t.Errorf("still unhealthy after the runs went through: %s", detail)
 	}
 }
+
+// A job deferred during an outage and then disabled starts afresh when it
+// is enabled again: an old deferral does not make doctor call it stuck.
+func TestEnablingForgetsAnOldDeferral(t *testing.T) {
+	down := Result{ExitCode: ExitUnavailable, Stderr: "agent: cannot reach Ollama\n"}
+	f := newFixture(t, "2026-11-23T12:00:00Z", down)
+	ctx := context.Background()
+	f.store.Add(ctx, "brief", "* * * * *", time.UTC, []string{"chat", "Write my morning brief"})
+	f.clock.set(utc("2026-11-24T00:01:00Z"))
+	for i := 0; i < 30; i++ {
+		f.tick(t)
+		f.clock.add(time.Minute)
+	}
+	if _, err := f.store.SetEnabled(ctx, "brief", false); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.add(2 * time.Hour)
+	if _, err := f.store.SetEnabled(ctx, "brief", true); err != nil {
+		t.Fatal(err)
+	}
+	if ok, detail, _, err := Health(ctx, f.db, f.clock.now()); err != nil || !ok {
+		t.Errorf("enabled again, it is reported stuck at once: %v %q", err, detail)
+	}
+	f.tick(t) // deferred once more: a new deferral, from now
+	if ok, detail, _, err := Health(ctx, f.db, f.clock.now()); err != nil || !ok {
+		t.Errorf("one deferral after enabling is reported stuck: %v %q", err, detail)
+	}
+}
