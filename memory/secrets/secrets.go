@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Finding is one secret: its kind and the bytes of s it covers (the value
@@ -38,32 +39,36 @@ type pattern struct {
 }
 
 // patterns, most specific first: an Anthropic key also starts like an
-// OpenAI one, and an earlier finding wins where two overlap.
-var patterns = []pattern{
-	{kind: "private key", hint: []string{"-----begin "}, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)`)},
-	{kind: "aws access key", hint: []string{"akia", "asia", "agpa", "aida", "aroa"}, re: regexp.MustCompile(`(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)},
-	{kind: "github token", hint: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{36,255}\b`)},
-	{kind: "github token", hint: []string{"github_pat_"}, re: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,255}\b`)},
-	{kind: "gitlab token", hint: []string{"glpat-"}, re: regexp.MustCompile(`glpat-[A-Za-z0-9_-]{20,}`)},
-	{kind: "anthropic key", hint: []string{"sk-ant-"}, re: regexp.MustCompile(`sk-ant-[A-Za-z0-9_-]{20,}`)},
-	{kind: "openai key", hint: []string{"sk-"}, re: regexp.MustCompile(`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), machine: true},
-	{kind: "slack token", hint: []string{"xox"}, re: regexp.MustCompile(`xox[abposre]-[A-Za-z0-9-]{10,}`), machine: true},
-	{kind: "slack webhook", hint: []string{"hooks.slack.com/"}, re: regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}`)},
-	{kind: "google api key", hint: []string{"aiza"}, re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}\b`)},
-	{kind: "stripe key", hint: []string{"_live_"}, re: regexp.MustCompile(`[spr]k_live_[0-9A-Za-z]{16,}\b`)},
-	{kind: "stripe key", hint: []string{"_test_"}, re: regexp.MustCompile(`[sr]k_test_[0-9A-Za-z]{16,}\b`)},
-	{kind: "jwt", hint: []string{"eyj"}, re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{kind: "bearer token", hint: []string{"bearer"}, re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), group: 1, machine: true},
-	{kind: "basic credentials", hint: []string{"authorization:"}, re: regexp.MustCompile(`(?i)\bauthorization:\s*basic\s+([A-Za-z0-9+/]{8,}=*)`), group: 1},
-	// key=value (no blanks around "=": an assignment in prose or a script,
-	// "$token = Get-Secret …", is not a value) and "key": "value", where the
-	// key names a password or a credential as a word of its own
-	// (PublicKeyToken= is not one); the value must look machine-made and not
-	// be a placeholder ($VAR, %VAR%, {{x}}, <x>, ^PASS^).
-	{kind: "password", hint: []string{"password=", "passwd=", "passphrase=", "password\"", "passwd\"", "passphrase\""}, re: regexp.MustCompile(`(?i)\b(?:password|passwd|passphrase)(?:=|"\s*:\s*")([^\s"'<>$%{}^\[]{4,})`), group: 1, machine: true},
-	{kind: "password", hint: []string{"pwd=", "pwd\""}, re: regexp.MustCompile(`(?i)\bpwd(?:=|"\s*:\s*")([^\s"'<>$%{}^\[]{4,})`), group: 1, machine: true},
-	{kind: "credential", hint: []string{"secret=", "token=", "key=", "secret\"", "token\"", "key\""}, re: regexp.MustCompile(`(?i)\b(?:[a-z0-9]+[_-])*(?:secret|token|api_?key|access_?key|private_?key|client_?secret)(?:=|"\s*:\s*")([^\s"'<>$%{}^\[]{4,})`), group: 1, machine: true},
-}
+// OpenAI one, and an earlier finding wins where two overlap. Compiled on
+// first use, not at program start: every command imports this package
+// through memory, few of them write memory.
+var patterns = sync.OnceValue(func() []pattern {
+	return []pattern{
+		{kind: "private key", hint: []string{"-----begin "}, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)`)},
+		{kind: "aws access key", hint: []string{"akia", "asia", "agpa", "aida", "aroa"}, re: regexp.MustCompile(`(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)},
+		{kind: "github token", hint: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{36,255}\b`)},
+		{kind: "github token", hint: []string{"github_pat_"}, re: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,255}\b`)},
+		{kind: "gitlab token", hint: []string{"glpat-"}, re: regexp.MustCompile(`glpat-[A-Za-z0-9_-]{20,}`)},
+		{kind: "anthropic key", hint: []string{"sk-ant-"}, re: regexp.MustCompile(`sk-ant-[A-Za-z0-9_-]{20,}`)},
+		{kind: "openai key", hint: []string{"sk-"}, re: regexp.MustCompile(`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), machine: true},
+		{kind: "slack token", hint: []string{"xox"}, re: regexp.MustCompile(`xox[abposre]-[A-Za-z0-9-]{10,}`), machine: true},
+		{kind: "slack webhook", hint: []string{"hooks.slack.com/"}, re: regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}`)},
+		{kind: "google api key", hint: []string{"aiza"}, re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}\b`)},
+		{kind: "stripe key", hint: []string{"_live_"}, re: regexp.MustCompile(`[spr]k_live_[0-9A-Za-z]{16,}\b`)},
+		{kind: "stripe key", hint: []string{"_test_"}, re: regexp.MustCompile(`[sr]k_test_[0-9A-Za-z]{16,}\b`)},
+		{kind: "jwt", hint: []string{"eyj"}, re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+		{kind: "bearer token", hint: []string{"bearer"}, re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`), group: 1, machine: true},
+		{kind: "basic credentials", hint: []string{"authorization:"}, re: regexp.MustCompile(`(?i)\bauthorization:\s*basic\s+([A-Za-z0-9+/]{8,}=*)`), group: 1},
+		// key=value (no blanks around "=": an assignment in prose or a script,
+		// "$token = Get-Secret …", is not a value) and "key": "value", where the
+		// key names a password or a credential as a word of its own
+		// (PublicKeyToken= is not one); the value must look machine-made and not
+		// be a placeholder ($VAR, %VAR%, {{x}}, <x>, ^PASS^).
+		{kind: "password", hint: []string{"password=", "passwd=", "passphrase=", "password\"", "passwd\"", "passphrase\""}, re: regexp.MustCompile(`(?i)\b(?:password|passwd|passphrase)(?:=|"\s*:\s*")([^\s"'<>$%{}^\[]{4,})`), group: 1, machine: true},
+		{kind: "password", hint: []string{"pwd=", "pwd\""}, re: regexp.MustCompile(`(?i)\bpwd(?:=|"\s*:\s*")([^\s"'<>$%{}^\[]{4,})`), group: 1, machine: true},
+		{kind: "credential", hint: []string{"secret=", "token=", "key=", "secret\"", "token\"", "key\""}, re: regexp.MustCompile(`(?i)\b(?:[a-z0-9]+[_-])*(?:secret|token|api_?key|access_?key|private_?key|client_?secret)(?:=|"\s*:\s*")([^\s"'<>$%{}^\[]{4,})`), group: 1, machine: true},
+	}
+})
 
 // machineMade tells a generated value from a word: at least six characters
 // with a digit or a symbol in them, or twelve and more (a passphrase).
@@ -85,12 +90,9 @@ func machineMade(v string) bool {
 
 // Find returns the secrets in s, in order, none overlapping.
 func Find(s string) []Finding {
-	var lower string
+	lower := strings.ToLower(s)
 	var out []Finding
-	for _, p := range patterns {
-		if lower == "" {
-			lower = strings.ToLower(s)
-		}
+	for _, p := range patterns() {
 		if !slices.ContainsFunc(p.hint, func(h string) bool { return strings.Contains(lower, h) }) {
 			continue
 		}
