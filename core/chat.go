@@ -480,7 +480,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 		c.Memory.Wrote()
 	}
 	if c.AutoCompact && !t.extends && windowCut(t.assembled) {
-		c.autoCompact(store, s)
+		c.autoCompact(ctx, s) // Ctrl-C stops it; what it stores is saved uncancelled
 	}
 	return res, nil
 }

@@ -107,7 +107,10 @@ func (r *IndexRecall) Wrote() {
 		if _, err := r.monitor.Changed(); err != nil {
 			return
 		}
-		r.ix.RefreshChanged(context.Background()) // a failure here is met again by the next recall
+		st, err := r.ix.RefreshChanged(context.Background())
+		if err != nil || st.Changes() == 0 {
+			return // a failure is met again by the next recall; no change, nothing to embed
+		}
 		// What the turn wrote gets its vectors now, a few chunks at most,
 		// so the next recall never waits for a backlog (agent memory
 		// watch or reindex embeds the rest). Failing is the next
