@@ -341,7 +341,7 @@ func (a *app) mcpPolicyAction(decision string) cli.ActionFunc {
 			if !ok {
 				return errNoServer(ws, name)
 			}
-			return mcp.NewStore(ws.State, a.now).SetPolicy(ctx, name, s.Target(), tool, decision)
+			return mcp.NewStore(ws.State, a.now).SetPolicy(ctx, name, s.TargetKey(), tool, decision)
 		})
 		if err != nil {
 			return err

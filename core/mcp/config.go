@@ -147,12 +147,31 @@ func (s Server) EntryHash() string {
 	if len(s.Headers) == 0 {
 		s.Headers = nil
 	}
-	b, _ := json.Marshal(struct {
+	return hashJSON(struct {
 		Kind, Command string
 		Args          []string
 		Env, Headers  map[string]string
 		URL           string
 	}{s.Kind(), s.Command, s.Args, s.Env, s.Headers, s.URL})
+}
+
+// TargetKey identifies what runs — transport, command and args, or URL, as
+// written — for the allow/deny decisions, which belong to it: a server
+// that replaces another under the same name starts with none. A hash, for
+// the reason EntryHash is one: an argument or a URL may hold a token.
+func (s Server) TargetKey() string {
+	if len(s.Args) == 0 {
+		s.Args = nil
+	}
+	return hashJSON(struct {
+		Kind, Command string
+		Args          []string
+		URL           string
+	}{s.Kind(), s.Command, s.Args, s.URL})
+}
+
+func hashJSON(v any) string {
+	b, _ := json.Marshal(v)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
 }

@@ -555,7 +555,7 @@ func (m *Manager) Allow(ctx context.Context, server, tool string) error {
 	if s == nil {
 		return fmt.Errorf("no integration named %s", server)
 	}
-	if err := m.opts.Store.SetPolicy(ctx, server, s.cfg.Target(), tool, "allow"); err != nil {
+	if err := m.opts.Store.SetPolicy(ctx, server, s.cfg.TargetKey(), tool, "allow"); err != nil {
 		return err
 	}
 	m.mu.Lock()

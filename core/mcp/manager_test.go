@@ -285,7 +285,7 @@ func TestPolicyAndBudget(t *testing.T) {
 	f := newFixture(t, map[string]Server{"a": stdioServer(), "b": stdioServer()})
 	ctx := context.Background()
 	st := NewStore(f.db, nil)
-	target := stdioServer().Target()
+	target := stdioServer().TargetKey()
 	if err := st.SetPolicy(ctx, "a", target, "", "deny"); err != nil {
 		t.Fatal(err)
 	}

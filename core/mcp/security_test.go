@@ -141,3 +141,22 @@ func TestExpandedSecretsMasked(t *testing.T) {
 		t.Fatalf("the errors do not say where the value stood:\n%s", out)
 	}
 }
+
+// TestDecisionsHoldNoLiteralToken: an "always" is keyed by a hash of what
+// runs, so a token written into an argument is not copied into state.db.
+func TestDecisionsHoldNoLiteralToken(t *testing.T) {
+	srv := stdioServer()
+	srv.Args = append(append([]string(nil), srv.Args...), "--api-key=sk-literal-0123456789abcdef")
+	f := newFixture(t, map[string]Server{"t": srv})
+	m := f.open(t, Options{})
+	if err := m.Allow(context.Background(), "t", "echo"); err != nil {
+		t.Fatal(err)
+	}
+	all := dumpText(t, f)
+	if !strings.Contains(all, "echo") {
+		t.Fatalf("the decision was not stored:\n%s", all)
+	}
+	if strings.Contains(all, "sk-literal-0123456789abcdef") {
+		t.Errorf("state.db holds the argument's token:\n%s", all)
+	}
+}

@@ -192,7 +192,7 @@ func (st *Store) trust(ctx context.Context, cfg *Config) (trust, error) {
 			rows.Close()
 			return t, fmt.Errorf("read integration policy: %w", err)
 		}
-		if s, ok := cfg.Servers[server]; ok && s.Target() == target {
+		if s, ok := cfg.Servers[server]; ok && s.TargetKey() == target {
 			if t.policy[server] == nil {
 				t.policy[server] = map[string]string{}
 			}

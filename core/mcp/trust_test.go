@@ -104,7 +104,7 @@ func TestDecisionsBelongToTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := NewStore(f.db, nil)
-	if err := st.SetPolicy(ctx, "other", stdioServer().Target(), "", "deny"); err != nil {
+	if err := st.SetPolicy(ctx, "other", stdioServer().TargetKey(), "", "deny"); err != nil {
 		t.Fatal(err)
 	}
 	m.Close()

@@ -8,7 +8,8 @@ CREATE TABLE mcp_approvals (
 );
 
 -- Decisions belong to the server they were given to: keyed by its target
--- (command line or URL, as written), so a server that replaces another
+-- (a hash of the command line or URL as written, Server.TargetKey: an
+-- argument may hold a token), so a server that replaces another
 -- under the same name starts with none. Those recorded before, by name
 -- only, cannot be told apart from a replacement's and are dropped.
 DROP TABLE mcp_policy;
