@@ -14,7 +14,6 @@ import (
 	"unicode"
 
 	"agent/memory"
-	"agent/memory/secrets"
 )
 
 // Origins of an export.
@@ -88,8 +87,7 @@ func render(c *Conversation, msgs []Message, part int, loc *time.Location) []byt
 			}
 			fmt.Fprintf(&b, "\n## %s%s\n", who, at)
 		}
-		text, _ := secrets.Redact(m.Text) // secrets never land in memory, imported ones neither
-		if lines := memory.ContainBody(text); lines != nil {
+		if lines := memory.ContainBody(m.Text); lines != nil { // redacted when read (redacted)
 			b.WriteString("\n" + strings.Join(lines, "\n") + "\n")
 		}
 		for j, x := range m.Extras {

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"agent/memory/secrets"
 	"archive/zip"
 	"bytes"
 	"encoding/json"
@@ -83,13 +84,33 @@ func ReadExport(file, origin string) (Parsed, error) {
 	}
 	for _, c := range convs {
 		if hasWords(c) {
-			p.Conversations = append(p.Conversations, c)
+			p.Conversations = append(p.Conversations, redacted(c))
 		} else {
 			skipped++
 		}
 	}
 	p.Skipped = skipped
 	return p, nil
+}
+
+// redacted is c with every secret replaced by its marker — in the title
+// (the file's name, heading and front matter) and the names of what a
+// message carried too, not only in the words: secrets never land in
+// memory, imported ones neither.
+func redacted(c Conversation) Conversation {
+	c.Title, _ = secrets.Redact(c.Title)
+	msgs := make([]Message, len(c.Messages))
+	for i, m := range c.Messages {
+		m.Text, _ = secrets.Redact(m.Text)
+		extras := make([]string, len(m.Extras))
+		for j, x := range m.Extras {
+			extras[j], _ = secrets.Redact(x)
+		}
+		m.Extras = extras
+		msgs[i] = m
+	}
+	c.Messages = msgs
+	return c
 }
 
 // hasWords says whether anyone said anything in c: a conversation of only
