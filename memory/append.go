@@ -72,9 +72,12 @@ func AppendFact(home, text, section string) (AppendResult, error) {
 	if lines == nil {
 		return res, fmt.Errorf("add to %s: empty fact: nothing to write: %w", memoryFile, ErrInvalid)
 	}
-	if i := strings.IndexFunc(section, badInSection); i >= 0 {
+	if strings.ContainsFunc(section, badInSection) {
 		return res, fmt.Errorf("add to %s: section %q: a section name is one heading's text, without line breaks, '#' or control characters: %w", memoryFile, section, ErrInvalid)
 	}
+	var inSection []string // the section becomes a heading of MEMORY.md: no secret there either
+	section, inSection = secrets.Redact(section)
+	res.Secrets = append(res.Secrets, inSection...)
 	section = strings.Join(strings.Fields(section), " ")
 	if section == "" {
 		section = DefaultSection

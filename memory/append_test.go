@@ -881,6 +881,14 @@ func TestAppendRedactsSecrets(t *testing.T) {
 	if strings.Contains(got, tok) || !strings.Contains(got, "- GitHub token for the backup script: [secret: github token]\n") {
 		t.Errorf("MEMORY.md:\n%s", got)
 	}
+	// The section a model chooses becomes a heading: no secret there either.
+	r, err = AppendFact(home, "the backup runs nightly", "Backup "+tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(home, "MEMORY.md")); strings.Contains(got, tok) || !strings.Contains(got, "## Backup [secret: github token]\n") || len(r.Secrets) != 1 {
+		t.Errorf("a secret in the section: %q\n%s", r.Secrets, got)
+	}
 	at := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 	r, err = AppendLogEntry(home, at, "09:30 · session s", "**User:** db password=hunter2 and key AKIAIOSFODNN7EXAMPLE\n\n**Atlas:** noted")
 	if err != nil {
