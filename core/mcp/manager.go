@@ -520,15 +520,6 @@ func (m *Manager) Summaries() []Summary {
 	return out
 }
 
-// IdentityLines are the summaries as text ("github: 12 tools").
-func (m *Manager) IdentityLines() []string {
-	var lines []string
-	for _, s := range m.Summaries() {
-		lines = append(lines, s.String())
-	}
-	return lines
-}
-
 func plural(n int, noun string) string {
 	if n == 1 {
 		return noun

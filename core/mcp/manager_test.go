@@ -143,11 +143,11 @@ func TestStdioListCallCacheAndLazyStart(t *testing.T) {
 	ctx := context.Background()
 
 	m := f.open(t, Options{})
-	if got := m.IdentityLines(); len(got) != 1 || got[0] != "gh: unavailable — not started" {
+	if got := identityLines(m); len(got) != 1 || got[0] != "gh: unavailable — not started" {
 		t.Fatalf("before any start: %q", got)
 	}
 	m.Prepare(ctx) // nothing cached: lists the tools
-	if got := m.IdentityLines(); len(got) != 1 || got[0] != "gh: 7 tools" {
+	if got := identityLines(m); len(got) != 1 || got[0] != "gh: 7 tools" {
 		t.Fatalf("after listing: %q (notes %s)", got, f.notes.String())
 	}
 	res, err := m.Call(ctx, toolNamed(t, m, "gh__echo"), map[string]any{"text": "hi"})
@@ -201,7 +201,7 @@ func TestFailingServerReportedWithItsStderr(t *testing.T) {
 	})
 	m := f.open(t, Options{})
 	m.Start(context.Background())
-	lines := strings.Join(m.IdentityLines(), "\n")
+	lines := strings.Join(identityLines(m), "\n")
 	want := "broken: unavailable — failed to start\ngone: unavailable — failed to start\nok: 7 tools"
 	if lines != want {
 		t.Fatalf("identity lines:\n%s\nwant:\n%s", lines, want)
@@ -260,7 +260,7 @@ func TestCallFailures(t *testing.T) {
 	for !strings.Contains(f.notes.String(), "integration t stopped") {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if got := m.IdentityLines(); got[0] != "t: unavailable — stopped" {
+	if got := identityLines(m); got[0] != "t: unavailable — stopped" {
 		t.Fatalf("after death: %q", got)
 	}
 	if len(m.Tools()) != 0 {
@@ -306,7 +306,7 @@ func TestPolicyAndBudget(t *testing.T) {
 	if !strings.Contains(f.notes.String(), "7 integration tools, over the budget of 3: 4 left out") {
 		t.Fatalf("budget not reported: %s", f.notes.String())
 	}
-	if got := m.IdentityLines(); got[0] != "a: 0 tools" || got[1] != "b: 7 tools" {
+	if got := identityLines(m); got[0] != "a: 0 tools" || got[1] != "b: 7 tools" {
 		t.Fatalf("identity: %q", got)
 	}
 	// A per-tool allow after a server-wide deny wins for that tool.
@@ -336,7 +336,7 @@ func BenchmarkOneShotCached(b *testing.B) {
 			b.Fatal(err)
 		}
 		m.Prepare(context.Background())
-		if len(m.Tools()) != 21 || len(m.IdentityLines()) != 3 {
+		if len(m.Tools()) != 21 || len(identityLines(m)) != 3 {
 			b.Fatal("tools not cached")
 		}
 		m.Close()
@@ -363,10 +363,20 @@ func TestStartInterruptedIsNotAFailure(t *testing.T) {
 
 	m3 := f.open(t, Options{})
 	m3.Prepare(context.Background())
-	if got := m3.IdentityLines(); len(got) != 1 || got[0] != "gh: 7 tools" {
+	if got := identityLines(m3); len(got) != 1 || got[0] != "gh: 7 tools" {
 		t.Fatalf("after an interrupted start: %q (notes %s)", got, f.notes.String())
 	}
 	if len(m3.Tools()) != 7 {
 		t.Fatalf("tools offered after an interrupted start: %d", len(m3.Tools()))
 	}
+}
+
+// identityLines are the summaries as text ("github: 12 tools"), as core
+// renders them for the identity section.
+func identityLines(m *Manager) []string {
+	var lines []string
+	for _, s := range m.Summaries() {
+		lines = append(lines, s.String())
+	}
+	return lines
 }

@@ -59,7 +59,7 @@ func TestUnapprovedServerNeverStarts(t *testing.T) {
 	if n := f.starts("imp"); n != 0 {
 		t.Fatalf("an unapproved server was started %d times", n)
 	}
-	if got := m.IdentityLines(); len(got) != 1 || got[0] != "imp: unavailable — not approved" {
+	if got := identityLines(m); len(got) != 1 || got[0] != "imp: unavailable — not approved" {
 		t.Fatalf("identity: %q", got)
 	}
 	if st := m.Statuses(); st[0].State != StateNotApproved || st[0].Approved {
@@ -155,7 +155,7 @@ func TestQuestionsStartNothing(t *testing.T) {
 	now = now.Add(time.Hour)
 	for range 3 {
 		m.Tools()
-		m.IdentityLines()
+		identityLines(m)
 		m.Statuses()
 		m.Lookup("t__echo")
 	}
