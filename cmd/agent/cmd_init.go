@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/jobs"
 	"agent/index"
 	"agent/profile"
 	"agent/soul"
@@ -98,16 +99,8 @@ func (a *app) initProfile(ctx context.Context, st *profile.Store, names []profil
 				return err
 			}
 		case cur != n.value:
-			a.warnf("%s is already %q; change it with: agent profile set %s %s", n.key, cur, n.key, shellQuote(n.value))
+			a.warnf("%s is already %q; change it with: agent profile set %s %s", n.key, cur, n.key, jobs.ShellQuote(n.value))
 		}
 	}
 	return nil
-}
-
-// shellQuote quotes s for a command line the user may paste.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

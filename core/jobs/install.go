@@ -56,10 +56,10 @@ func (in Install) args() []string {
 func (in Install) Crontab() string {
 	var words []string
 	if in.OllamaHost != "" {
-		words = append(words, "OLLAMA_HOST="+shellQuote(in.OllamaHost))
+		words = append(words, "OLLAMA_HOST="+ShellQuote(in.OllamaHost))
 	}
 	for _, a := range in.args() {
-		words = append(words, shellQuote(a))
+		words = append(words, ShellQuote(a))
 	}
 	return "* * * * * " + strings.ReplaceAll(strings.Join(words, " "), "%", `\%`) + "\n"
 }
@@ -102,9 +102,9 @@ func systemdQuote(s string, always bool) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// shellQuote quotes s for sh: as it is when made only of safe characters,
-// else in single quotes.
-func shellQuote(s string) string {
+// ShellQuote quotes s for sh: as it is when made only of safe characters,
+// else in single quotes. A command line for cron, or for the user to paste.
+func ShellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/@:") == "" {
 		return s
 	}
