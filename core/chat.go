@@ -10,6 +10,7 @@ import (
 
 	"agent/core/distill"
 	"agent/memory"
+	"agent/memory/secrets"
 	"agent/profile"
 	"agent/prompts"
 	"agent/soul"
@@ -285,7 +286,11 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		return nil, err
 	}
 	t.assembled.Tools = tools
-	t.request = requestText(t.assembled.Messages)
+	// The request text is kept (with the message) for the next turn's cache
+	// check as state.db keeps everything: with its secrets replaced. So it
+	// is compared as it is kept: a secret-shaped string in SOUL.md or the
+	// profile would otherwise end the shared prefix on every turn.
+	t.request, _ = secrets.Redact(requestText(t.assembled.Messages))
 	t.assembled.RequestBytes = len(t.request)
 	if s.ID != 0 {
 		last, err := c.Sessions.LastRequest(ctx, *s)

@@ -223,3 +223,28 @@ func TestModelWrittenTextIsFencedInTheIdentity(t *testing.T) {
 		t.Error("the identity section changed between two messages")
 	}
 }
+
+// The request kept for the cache check is kept as state.db keeps it, with
+// its secrets replaced, and compared so: a secret-shaped string in a layer
+// sent on every turn (SOUL.md here) does not end the shared prefix there.
+func TestASecretInAStableLayerKeepsThePrefix(t *testing.T) {
+	f := newChatFixture(t, true)
+	ctx := context.Background()
+	soul := "# Soul\n\nThe deploy key 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 is not mine to share.\n"
+	if err := os.WriteFile(filepath.Join(f.home, "SOUL.md"), []byte(soul), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.srv.Script(ollamatest.Text("one"), ollamatest.Text("two"))
+	s := f.session("stable")
+	first, err := f.chat.Turn(ctx, s, "hello there", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := f.chat.Turn(ctx, s, "and again", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.PrefixReuse != first.RequestBytes {
+		t.Errorf("the second request shares %d bytes with the first, which was %d: the prefix ended at the secret", second.PrefixReuse, first.RequestBytes)
+	}
+}

@@ -333,15 +333,12 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 	if m.Status == "" {
 		m.Status = StatusComplete
 	}
-	// Secrets never land in state.db: not in a message, its tool calls, the
-	// recalled context or the request text kept for the cache check.
+	// Secrets never land in state.db: not in a message, its tool calls or
+	// the recalled context. The request text kept for the cache check comes
+	// redacted from the turn (Chat.prepare), which compares it so.
 	m.Content, _ = secrets.Redact(m.Content)
 	calls, _ = secrets.Redact(calls)
 	m.Context, _ = secrets.Redact(m.Context)
-	if request != nil {
-		r, _ := secrets.Redact(*request)
-		request = &r
-	}
 	now := st.now().UTC().Format(time.RFC3339Nano)
 	tx, err := st.db.BeginTx(ctx, nil)
 	if err != nil {
