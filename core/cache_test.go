@@ -185,23 +185,27 @@ func TestEachStateChangeBreaksThePrefixOnce(t *testing.T) {
 
 	// The window: a context too small for the whole conversation cuts it
 	// in blocks, each cut reported and breaking the prefix once, with
-	// several turns between cuts.
+	// several turns between cuts. A fold (older contexts replayed without
+	// their passages) breaks it too, but what follows the break holds no
+	// recalled passage but the new message's.
 	f.chat.NumCtx, f.chat.NumPredict = 3400, 256 // ~800 of them for the tool list
 	s = f.session("window")
 	before := len(f.srv.Requests())
-	var dropped []int
+	var dropped, folded []int
 	for i := 0; i < 40; i++ {
 		res := turn(100 + i)
 		for _, l := range res.Layers {
 			if l.Name == LayerHistory {
 				dropped = append(dropped, l.Dropped)
+				folded = append(folded, l.Folded)
 			}
 		}
 	}
 	reqs = f.srv.Requests()[before:]
-	cuts, lastCut := 0, 0
+	cuts, folds, lastCut := 0, 0, 0
 	for i := 1; i < len(reqs); i++ {
 		cut := dropped[i] != dropped[i-1]
+		fold := !cut && folded[i] > folded[i-1]
 		if cut {
 			cuts++
 			if i-lastCut < 3 {
@@ -209,13 +213,26 @@ func TestEachStateChangeBreaksThePrefixOnce(t *testing.T) {
 			}
 			lastCut = i
 		}
-		if got := extends(reqs[i-1], reqs[i], cacheReply); got == cut {
-			t.Errorf("window turn %d: cut = %v but extends = %v (dropped %v): %s", i+1, cut, got, dropped, firstDifference(reqs[i-1], reqs[i]))
+		if fold {
+			folds++
+			p, n := wire(reqs[i-1]), wire(reqs[i])
+			at := 0
+			for at < len(p) && p[at] == n[at] {
+				at++
+			}
+			for j := at; j < len(n)-1; j++ {
+				if strings.Contains(n[j], recallHeader) {
+					t.Errorf("window turn %d: a fold re-sends message %d with its passages: %q", i+1, j, clipTest(n[j]))
+				}
+			}
+		}
+		if got := extends(reqs[i-1], reqs[i], cacheReply); got == (cut || fold) {
+			t.Errorf("window turn %d: cut = %v, fold = %v but extends = %v (dropped %v, folded %v): %s", i+1, cut, fold, got, dropped, folded, firstDifference(reqs[i-1], reqs[i]))
 		}
 	}
-	t.Logf("messages dropped per turn: %v", dropped)
-	if cuts < 2 {
-		t.Errorf("expected the window to move at least twice in 40 turns, dropped per turn: %v", dropped)
+	t.Logf("messages dropped per turn: %v; folded: %v", dropped, folded)
+	if cuts < 2 || folds < 1 {
+		t.Errorf("expected the window to move at least twice and fold at least once in 40 turns, dropped per turn: %v, folded: %v", dropped, folded)
 	}
 }
 

@@ -40,14 +40,13 @@ type Chat struct {
 	KeepAlive  time.Duration // 0: unload the model after each reply, as Ollama means it
 	RecallK    int
 	NoLog      bool // do not append finished turns to today's log
-	// AutoCompact compacts the session after a turn whose window dropped
-	// turns not yet summarised (a setting, off by default: see Compact).
+	// AutoCompact compacts the session on a turn whose window moves,
+	// before its request (a setting, off by default: see Compact). The
+	// window then keeps the summary's room on every turn.
 	AutoCompact bool
 	// CompactModel writes the summaries (nil: the chat's model, through
 	// DistillModel).
 	CompactModel distill.Model
-	// compacting, during Compact, builds the window with the summary's room.
-	compacting bool
 	// Placement is where recall goes (PlacementExchange when empty).
 	Placement string
 	// Identity lists the capabilities that show themselves in the identity
@@ -170,14 +169,16 @@ type turn struct {
 // Assemble builds exactly the context a turn would send for message, without
 // calling the model. `agent prompt` and chat share this path.
 func (c *Chat) Assemble(ctx context.Context, s *Session, message string) (*Assembled, error) {
-	t, err := c.prepare(ctx, s, message)
+	t, err := c.prepare(ctx, s, message, c.AutoCompact)
 	if err != nil {
 		return nil, err
 	}
 	return t.assembled, nil
 }
 
-func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, error) {
+// prepare gathers and assembles a turn; reserveSummary keeps a compaction
+// summary's room in the window even before there is a summary.
+func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveSummary bool) (*turn, error) {
 	// Recall (a stat walk of the memory files, then the query) overlaps the
 	// reads of state.db below: they touch different files.
 	type recalled struct {
@@ -279,7 +280,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string) (*turn, 
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
 		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message, ToolsChars: tools.BuiltinChars,
-		Summary: compacted, SummarySource: compactedSource, ReserveSummary: c.compacting,
+		Summary: compacted, SummarySource: compactedSource, ReserveSummary: reserveSummary,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
 	if t.assembled, err = assemble(in); err != nil {
@@ -389,9 +390,17 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	if strings.TrimSpace(message) == "" {
 		return nil, fmt.Errorf("%w: empty message", ErrInvalidInput)
 	}
-	t, err := c.prepare(ctx, s, message)
+	t, err := c.prepare(ctx, s, message, c.AutoCompact)
 	if err != nil {
 		return nil, err
+	}
+	// A turn whose window moves evaluates the whole history again anyway:
+	// a compaction now opens it with its summary at no further cost to the
+	// cache (after the reply, it would change the next request's start).
+	if c.AutoCompact && t.assembled.WindowMoved && c.autoCompact(ctx, s, t) {
+		if t, err = c.prepare(ctx, s, message, true); err != nil {
+			return nil, err
+		}
 	}
 	res = &TurnResult{Session: s.Name, Layers: t.assembled.Layers, Cuts: t.assembled.Cuts, ToolCalls: []ToolResult{},
 		PrefixReuse: t.assembled.PrefixReuse, RequestBytes: t.assembled.RequestBytes}
@@ -483,9 +492,6 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	}
 	if c.Memory != nil && (logged || len(res.ToolCalls) > 0) {
 		c.Memory.Wrote()
-	}
-	if c.AutoCompact && !t.extends && windowCut(t.assembled) {
-		c.autoCompact(ctx, s) // Ctrl-C stops it; what it stores is saved uncancelled
 	}
 	return res, nil
 }

@@ -61,27 +61,31 @@ func (c *Chat) Compact(ctx context.Context, s *Session, model distill.Model, pro
 	if s.ID == 0 {
 		return nil, fmt.Errorf("%w: the session has no turns yet", compact.ErrNothing)
 	}
+	t, err := c.prepare(ctx, s, "", true)
+	if err != nil {
+		return nil, err
+	}
+	return c.compactWindow(ctx, s, t, model, progress)
+}
+
+// compactWindow compacts what t's window (built with the summary's room)
+// leaves out: the messages after the last summary's and before the
+// window's, read from state.db alone.
+func (c *Chat) compactWindow(ctx context.Context, s *Session, t *turn, model distill.Model, progress func(string)) (*CompactResult, error) {
 	prev, _, err := compact.Load(ctx, c.WS.State, s.ID)
 	if err != nil {
 		return nil, err
 	}
-	c.compacting = true
-	t, err := c.prepare(ctx, s, "")
-	c.compacting = false
-	if err != nil {
-		return nil, err
-	}
-	stored, err := c.Sessions.Messages(ctx, *s)
+	stored, err := c.Sessions.Between(ctx, *s, prev.ThroughID, t.assembled.WindowStart)
 	if err != nil {
 		return nil, err
 	}
 	var turns []compact.Turn
 	for _, m := range stored {
 		switch {
-		case m.ID >= t.assembled.WindowStart:
-		case m.Role == "user" && m.ID > prev.ThroughID:
+		case m.Role == "user":
 			turns = append(turns, compact.Turn{ID: m.ID, User: m.Content})
-		case m.Role == "assistant" && m.Content != "" && len(turns) > 0 && m.ID > turns[len(turns)-1].ID:
+		case m.Role == "assistant" && m.Content != "" && len(turns) > 0:
 			turns[len(turns)-1].Reply = m.Content
 		}
 	}
@@ -113,33 +117,26 @@ func (c *Chat) Compact(ctx context.Context, s *Session, model distill.Model, pro
 	return &CompactResult{Session: s.Name, Result: res, Text: res.Summary.Text()}, nil
 }
 
-// windowCut says whether a turn's window left out some of the session.
-func windowCut(a *Assembled) bool {
-	for _, l := range a.Layers {
-		if l.Name == LayerHistory && l.Dropped > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// autoCompact compacts after a turn, once the reply is stored and shown;
-// what it did, or why it could not, is a note: the turn itself succeeded.
-// Turn calls it only for a turn whose window moved (its request did not
-// extend the last one): the window moves in blocks, so a compaction runs
-// once a block, when the model's cache was lost anyway, and a model that
-// cannot summarise is not asked again every turn.
-func (c *Chat) autoCompact(ctx context.Context, s *Session) {
+// autoCompact compacts on a turn whose window moves (t, built with the
+// summary's room), before its request; what it did, or why it could not,
+// is a note: the turn goes on either way. It reports whether a summary was
+// stored. The window moves in blocks, so a compaction runs once a block,
+// when the model's cache is lost anyway, and a model that cannot summarise
+// is not asked again every turn. Ctrl-C stops it; what it stores is saved
+// uncancelled.
+func (c *Chat) autoCompact(ctx context.Context, s *Session, t *turn) bool {
 	model := c.CompactModel
 	if model == nil {
 		model = DistillModel{Model: c.Model, Name: c.ModelName}
 	}
-	res, err := c.Compact(ctx, s, model, nil)
+	res, err := c.compactWindow(ctx, s, t, model, nil)
 	switch {
 	case errors.Is(err, compact.ErrNothing):
+		return false
 	case err != nil:
 		c.notify("auto-compaction: " + err.Error())
-	default:
-		c.notify(fmt.Sprintf("auto-compaction: %d dropped turns summarised in %d lines; the summary opens the context from the next turn", res.Turns, res.Items.Kept))
+		return false
 	}
+	c.notify(fmt.Sprintf("auto-compaction: %d dropped turns summarised in %d lines, which open the context from this turn", res.Turns, res.Items.Kept))
+	return true
 }

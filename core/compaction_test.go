@@ -175,20 +175,32 @@ func TestCompactStoresNothingInvalid(t *testing.T) {
 	}
 }
 
+// sharedMessages is how many messages two wire requests begin with alike.
+func sharedMessages(a, b []string) int {
+	n := 0
+	for n < min(len(a), len(b)) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
 type distillFunc func(distill.Request) string
 
 func (fn distillFunc) Generate(_ context.Context, req distill.Request) (distill.Reply, error) {
 	return distill.Reply{Content: fn(req)}, nil
 }
 
-// With AutoCompact (off by default) a turn whose window moved is followed
-// by a compaction; the turns between two moves run none.
+// With AutoCompact (off by default) a turn whose window moves compacts
+// first; the turns between two moves run none. The summary opens that
+// turn's own request, so the next turn extends it: a move costs the model
+// one evaluation of the history, not two.
 func TestAutoCompactWhenTheWindowMoves(t *testing.T) {
 	ctx := context.Background()
 	f := newChatFixture(t, true)
 	f.chat.Sessions = NewSessions(f.ws.State, f.chat.Now)
 	f.chat.NumCtx = 4900 // ~800 of them for the built-in tool list
-	f.srv.Default(ollamatest.Text("Noted, with a long enough answer to fill the window a little faster than a short one would, and then some more words about trips, gardens, books and cars."))
+	reply := "Noted, with a long enough answer to fill the window a little faster than a short one would, and then some more words about trips, gardens, books and cars."
+	f.srv.Default(ollamatest.Text(reply))
 	s := f.session("auto")
 	turn := func(msg string) *TurnResult {
 		t.Helper()
@@ -198,15 +210,6 @@ func TestAutoCompactWhenTheWindowMoves(t *testing.T) {
 		}
 		return res
 	}
-	turn("my gym locker code is 4417, locker 38 at the Vila Nova gym")
-	for i := 0; i < 30; i++ {
-		turn(fmt.Sprintf("turn %d: the garden, the tulips by the blue door and the compost heap number %d", i, i))
-	}
-	if _, ok, _ := compact.Load(ctx, f.ws.State, s.ID); ok {
-		t.Fatal("a compaction ran with AutoCompact off")
-	}
-	m := &citingModel{}
-	f.chat.AutoCompact, f.chat.CompactModel = true, m
 	dropped := func(res *TurnResult) int {
 		for _, l := range res.Layers {
 			if l.Name == LayerHistory {
@@ -215,32 +218,68 @@ func TestAutoCompactWhenTheWindowMoves(t *testing.T) {
 		}
 		return 0
 	}
-	compacted, moves, prev := 0, 0, -1
+	turn("my gym locker code is 4417, locker 38 at the Vila Nova gym")
+	var res *TurnResult
+	for i := 0; i < 30; i++ {
+		res = turn(fmt.Sprintf("turn %d: the garden, the tulips by the blue door and the compost heap number %d", i, i))
+	}
+	if _, ok, _ := compact.Load(ctx, f.ws.State, s.ID); ok {
+		t.Fatal("a compaction ran with AutoCompact off")
+	}
+	m := &citingModel{}
+	f.chat.AutoCompact, f.chat.CompactModel = true, m
+	compacted, moves, prev := 0, 0, dropped(res)
+	var movedAt, compactedAt []bool
 	for i := 30; i < 90; i++ {
 		res := turn(fmt.Sprintf("turn %d: the garden, the tulips by the blue door and the compost heap number %d", i, i))
-		moved := prev >= 0 && dropped(res) != prev
+		moved := dropped(res) != prev
 		prev = dropped(res)
 		if moved {
 			moves++
 		}
+		did := false
 		for _, n := range res.Notices {
 			if !strings.HasPrefix(n, "auto-compaction: ") {
 				continue
 			}
 			compacted++
+			did = strings.Contains(n, "summarised")
 			if !moved {
 				t.Errorf("turn %d: a compaction though the window did not move: %s", i, n)
 			}
 		}
+		movedAt, compactedAt = append(movedAt, moved), append(compactedAt, did)
 	}
 	if compacted == 0 || len(m.prompts) < compacted || compacted > moves || moves > 30 {
 		t.Errorf("%d compactions (%d model calls), %d window moves in 60 turns", compacted, len(m.prompts), moves)
+	}
+	reqs := f.srv.Requests()
+	reqs = reqs[len(reqs)-60:]
+	checked := 0
+	for i := range 59 {
+		if !compactedAt[i] {
+			continue
+		}
+		if !strings.HasPrefix(reqs[i].Messages[3].Content, summaryHeader) {
+			t.Errorf("turn %d compacted, but its request does not open with the summary: %q", 30+i, clipTest(reqs[i].Messages[3].Content))
+		}
+		if !movedAt[i+1] {
+			// The next turn keeps the summary and the window's start (it may
+			// fold the window's newest recall, far below them).
+			checked++
+			p, n := wire(reqs[i]), wire(reqs[i+1])
+			if at := sharedMessages(p, n); at < 6 {
+				t.Errorf("turn %d after a compaction changes its request at message %d: %s", 31+i, at, firstDifference(reqs[i], reqs[i+1]))
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no compaction was followed by a turn to check")
 	}
 	sum, ok, err := compact.Load(ctx, f.ws.State, s.ID)
 	if err != nil || !ok || !strings.Contains(sum.Text(), "4417") {
 		t.Fatalf("no summary stored (ok %v, err %v): %q", ok, err, sum.Text())
 	}
-	reqs := f.srv.Requests()
 	if last := reqs[len(reqs)-1]; !strings.Contains(last.Messages[3].Content, "4417") {
 		t.Errorf("the last request does not open with the summary: %q", clipTest(last.Messages[3].Content))
 	}

@@ -24,12 +24,16 @@ const (
 // Layer describes one part of the assembled context: where it came from, how
 // big it is, and what was cut from it to fit.
 type Layer struct {
-	Name      string `json:"name"`
-	Source    string `json:"source"`
-	Tokens    int    `json:"tokens"` // estimated
-	Chars     int    `json:"chars"`
-	Items     int    `json:"items,omitempty"`   // hits or messages included
-	Dropped   int    `json:"dropped,omitempty"` // hits or messages cut to fit
+	Name    string `json:"name"`
+	Source  string `json:"source"`
+	Tokens  int    `json:"tokens"` // estimated
+	Chars   int    `json:"chars"`
+	Items   int    `json:"items,omitempty"`   // hits or messages included
+	Dropped int    `json:"dropped,omitempty"` // hits or messages cut to fit
+	// Folded is, for the history, how many of its messages replay their
+	// context folded to its time (its recalled passages left out; they
+	// stay recallable).
+	Folded    int    `json:"folded,omitempty"`
 	Truncated string `json:"truncated,omitempty"`
 }
 
@@ -65,6 +69,10 @@ type Assembled struct {
 	// carries (math.MaxInt64 when it carries none): what comes before it
 	// was dropped, and is what a compaction summarises.
 	WindowStart int64 `json:"-"`
+	// WindowMoved says the window starts later than it did for the
+	// session's previous message: the turn re-evaluates the whole history
+	// (a fold, which changes only the window's end, is not a move).
+	WindowMoved bool `json:"-"`
 	// SummaryRoom is the room, in tokens, a compaction summary has at the
 	// start of the window: a compaction keeps the summary within it.
 	SummaryRoom int `json:"-"`
@@ -186,6 +194,12 @@ const (
 	maxRecallTokens = 2000
 )
 
+// messageShare is the room the new message (with its time) has before it
+// takes from the history's: a message up to it leaves the window where it
+// was, so that a long message followed by a short one does not move it
+// forward and back.
+const messageShare = 0.05
+
 // blockRatio is the characters per token used to size the window's blocks:
 // the calibrated ratio floored to a coarse step (1, 2 or 3), so that where
 // the blocks begin moves only if the model's ratio crosses a step, not with
@@ -275,30 +289,45 @@ func assemble(in assemblyInput) (*Assembled, error) {
 			ErrContextTooSmall, used, strings.Join(parts, ", "), in.NumCtx, budget, in.Reserve, fix)
 	}
 	// What the fixed layers leave is the same every turn of a session; the
-	// shares below are taken from it, not from what this message leaves.
+	// shares below are taken from it, not from what this message leaves: a
+	// message within its share does not move the window.
 	avail := budget - fixedTokens
 	recallCap := min(int(float64(avail)*recallShare), maxRecallTokens)
-	histBudget := avail - recallCap - msgTokens - noteTokens
-	blockChars := int(float64(avail-recallCap) / 2 * blockRatio(est.charsPerToken))
+	messageRoom := int(float64(avail) * messageShare)
+	histBudget := avail - recallCap - max(msgTokens+noteTokens, messageRoom)
+	// The window's open part may replay contexts as large as a recall
+	// (fitHistory); the layer placement replays none.
+	openRoom := recallCap
+	if placement != PlacementExchange {
+		openRoom = 0
+	}
 	// A compaction summary opens the window and takes its room from the
 	// history's: a fixed share, whatever the summary's size within it, so
 	// that a compaction that adds lines does not itself move the window
 	// (and so cause the next one). One that no longer fits (a smaller
 	// num_ctx) is left out.
 	a.SummaryRoom = int(float64(avail) * summaryShare)
-	withSummary := in.Summary != "" && summaryLayer.Tokens <= histBudget
+	// Blocks are half of what the window holds folded when a summary takes
+	// its room, in words: fixed shares only, so they stay put all session.
+	blockChars := int(float64(avail-recallCap-messageRoom-openRoom-a.SummaryRoom) / 2 * blockRatio(est.charsPerToken))
+	withSummary := in.Summary != "" && summaryLayer.Tokens <= histBudget-openRoom
 	if withSummary || in.ReserveSummary {
 		histBudget -= max(summaryLayer.Tokens, a.SummaryRoom)
 	}
 	if !withSummary && in.Summary != "" {
-		a.Cuts = append(a.Cuts, fmt.Sprintf("summary: left out, ~%d tokens do not fit the history's ~%d", summaryLayer.Tokens, histBudget))
+		a.Cuts = append(a.Cuts, fmt.Sprintf("summary: left out, ~%d tokens do not fit the history's ~%d", summaryLayer.Tokens, histBudget-openRoom))
 		summaryLayer.Tokens = 0
 	}
 
-	history, histLayer, windowStart := fitHistory(est, in.History, histBudget, blockChars, in.SessionName, placement)
-	a.WindowStart = windowStart
+	w := fitHistory(est, in.History, histBudget, openRoom, blockChars, in.SessionName, placement)
+	histLayer := w.layer
+	a.WindowStart = w.start
+	if n := lastUserMessage(in.History); n > 0 {
+		before := fitHistory(est, in.History[:n], histBudget, openRoom, blockChars, in.SessionName, placement)
+		a.WindowMoved = before.start != w.start
+	}
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
-	recalled, kept, memLayer := fitRecall(est, in.Recalled, windowCarries(in.History, windowStart, placement), in.SessionName, recallBudget)
+	recalled, kept, memLayer := fitRecall(est, in.Recalled, windowCarries(in.History, w, placement), in.SessionName, recallBudget)
 	a.Recalled = kept
 	a.Context = turnContext(in.Note, recalled)
 	memLayer.Tokens = est.message(Message{Content: a.Context})
@@ -313,10 +342,10 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	if placement == PlacementLayer {
 		a.Layers = append(a.Layers, memLayer, histLayer)
 		a.Messages = append(a.Messages, Message{Role: "user", Content: a.Context})
-		a.Messages = append(a.Messages, history...)
+		a.Messages = append(a.Messages, w.msgs...)
 	} else {
 		a.Layers = append(a.Layers, histLayer, memLayer)
-		a.Messages = append(a.Messages, history...)
+		a.Messages = append(a.Messages, w.msgs...)
 		userMsg.Content = withContext(a.Context, in.Message)
 	}
 	a.Layers = append(a.Layers, Layer{Name: LayerMessage, Source: "user", Tokens: msgTokens, Chars: len(in.Message)})
@@ -359,17 +388,30 @@ func withContext(context, words string) string {
 // stored context and the replies that followed. (Recall sees what the
 // window holds from the stored messages themselves: windowCarries.)
 type exchange struct {
-	id   int64 // the user's message, as stored
-	msgs []Message
+	id int64 // the user's message, as stored
+	// words is the user's message; context its stored context, as replayed
+	// (none with the layer placement); folded that context folded to its
+	// time (foldContext).
+	words, context, folded string
+	replies                []Message
 	// before is where the exchange begins in the session: the
 	// transcriptChars of everything before it; msgsBefore how many carried
 	// messages come before it.
 	before, msgsBefore int64
 }
 
+// messages are the exchange as replayed: with its context in full, or
+// folded.
+func (e exchange) messages(full bool) []Message {
+	ctx := e.folded
+	if full {
+		ctx = e.context
+	}
+	return append([]Message{{Role: "user", Content: withContext(ctx, e.words)}}, e.replies...)
+}
+
 // exchanges groups a session's transcript for the window. Tool traffic is
-// left out (its effect is in the replies); with the exchange placement
-// each message's stored context is at its top again, byte for byte.
+// left out (its effect is in the replies).
 // stored may be a session's tail (Sessions.Tail): positions count on from
 // its first message's CharsBefore.
 func exchanges(stored []StoredMessage, placement string) (out []exchange, msgs int64) {
@@ -383,23 +425,28 @@ func exchanges(stored []StoredMessage, placement string) (out []exchange, msgs i
 		if carried(m) {
 			msgs++
 		}
-		var msg Message
 		switch {
 		case m.Role == "user":
-			out = append(out, exchange{id: m.ID, before: before, msgsBefore: msgsBefore})
-			msg = Message{Role: "user", Content: m.Content}
-			if m.Context != "" && placement == PlacementExchange {
-				msg.Content = withContext(m.Context, m.Content)
+			e := exchange{id: m.ID, words: m.Content, before: before, msgsBefore: msgsBefore}
+			if placement == PlacementExchange {
+				e.context, e.folded = m.Context, foldContext(m.Context)
 			}
+			out = append(out, e)
 		case m.Role == "assistant" && m.Content != "" && len(out) > 0:
-			msg = Message{Role: "assistant", Content: m.Content + statusMark(m.Status)}
-		default:
-			continue
+			e := &out[len(out)-1]
+			e.replies = append(e.replies, Message{Role: "assistant", Content: m.Content + statusMark(m.Status)})
 		}
-		e := &out[len(out)-1]
-		e.msgs = append(e.msgs, msg)
 	}
 	return out, msgs
+}
+
+// foldContext is a stored context as an exchange the window has folded
+// replays it: its time, without the recalled passages (fitHistory).
+func foldContext(context string) string {
+	if i := strings.Index(context, "\n\n"+recallHeader); i >= 0 {
+		return context[:i]
+	}
+	return context
 }
 
 // statusMark tells the model a reply it reads back did not finish.
@@ -413,68 +460,119 @@ func statusMark(status string) string {
 	return ""
 }
 
-// fitHistory keeps the most recent exchanges that fit, whole. The window
-// does not slide one exchange per turn: the transcript is divided, from its
-// start, into blocks of about blockChars (a block begins at the first
-// exchange past each multiple of blockChars of the session's transcript,
-// counted by transcriptChars), and the window begins at the earliest block
-// from which everything fits. stored may be only the session's tail: an
-// exchange is known to begin a block only when the one before it is there
-// too (or it is the session's first), and Tail returns one exchange more
-// than any window can hold. Block boundaries depend only
-// on earlier exchanges, so the window's start stays put for many turns and
-// then jumps a whole block; between jumps each request extends the last.
-// If not even the last block fits (exchanges large against the budget),
-// the same is tried with blocks of half the size, and so on: those
-// boundaries include the coarser ones, so the window still moves in steps.
+// window is the history a request replays.
+type window struct {
+	msgs  []Message
+	layer Layer
+	// start is the stored ID of the first exchange kept, open the first
+	// whose context is replayed in full (math.MaxInt64: none).
+	start, open int64
+}
+
+// fitHistory keeps the most recent exchanges that fit, whole.
 //
-// windowStart is the stored ID of the first exchange kept (math.MaxInt64
-// when none is).
-func fitHistory(est estimator, stored []StoredMessage, budget, blockChars int, session, placement string) (kept []Message, layer Layer, windowStart int64) {
-	layer = Layer{Name: LayerHistory, Source: "session " + session}
+// An exchange's stored context (its time and the passages recalled for
+// it) is replayed byte for byte while the exchange is in the window's open
+// part; older ones are folded to their time. The open part's contexts may
+// take openRoom tokens beyond their folded size: when an exchange would
+// take them past it, every exchange up to it folds at once, and the open
+// part starts empty again. So a fold happens only every few turns, and the
+// request it changes is short after the change (the folded exchanges and
+// the new message): a context is a quarter of what the fixed layers leave,
+// and replaying every one in full would leave a small model's window one
+// or two exchanges, moved on every turn. A folded passage is recallable
+// again (windowCarries). Where the open part starts depends only on where
+// the window starts and what the session holds, so between folds each
+// request extends the last.
+//
+// The window does not slide one exchange per turn either: the transcript
+// is divided, from its start, into blocks of about blockChars of words (a
+// block begins at the first exchange past each multiple of blockChars of
+// the session's transcript, counted by transcriptChars), and the window
+// begins at the earliest block from which everything, folded, fits with
+// openRoom to spare. stored may be only the session's tail: an exchange is
+// known to begin a block only when the one before it is there too (or it
+// is the session's first), and Tail returns one exchange more than any
+// window can hold. Block boundaries depend only on earlier exchanges, so
+// the window's start stays put for many turns and then jumps a whole
+// block. If not even the last block fits (exchanges large against the
+// budget), the same is tried with blocks of half the size, and so on:
+// those boundaries include the coarser ones, so the window still moves in
+// steps.
+func fitHistory(est estimator, stored []StoredMessage, budget, openRoom, blockChars int, session, placement string) window {
+	w := window{layer: Layer{Name: LayerHistory, Source: "session " + session}, start: math.MaxInt64, open: math.MaxInt64}
 	if session == "" {
-		layer.Source = "new session"
+		w.layer.Source = "new session"
 	}
 	ex, total := exchanges(stored, placement)
-	tokens := make([]int, len(ex)+1) // tokens[i]: exchanges i.. to the end
+	folded := make([]int, len(ex)+1) // folded[i]: exchanges i.. to the end, folded
+	extra := make([]int, len(ex))    // what exchange i's full context adds
 	for i := len(ex) - 1; i >= 0; i-- {
-		tokens[i] = tokens[i+1]
-		for _, m := range ex[i].msgs {
-			tokens[i] += est.message(m)
-		}
+		f := tokensOf(est, ex[i].messages(false))
+		folded[i] = folded[i+1] + f
+		extra[i] = tokensOf(est, ex[i].messages(true)) - f
 	}
 	start := len(ex) // nothing fits: an empty window
 	for size := int64(max(blockChars, 1)); size >= 1 && start == len(ex); size /= 2 {
 		for i := range ex {
 			first := i == 0 && ex[i].before == 0
-			if (first || i > 0 && ex[i].before/size > ex[i-1].before/size) && tokens[i] <= budget {
+			if (first || i > 0 && ex[i].before/size > ex[i-1].before/size) && folded[i]+openRoom <= budget {
 				start = i
 				break
 			}
 		}
 	}
-	windowStart = math.MaxInt64
+	open, room := start, 0
+	for i := start; i < len(ex); i++ {
+		if room += extra[i]; room > openRoom {
+			open, room = i+1, 0
+		}
+	}
+	w.layer.Tokens = folded[start] + room
+	for i := start; i < len(ex); i++ {
+		w.msgs = append(w.msgs, ex[i].messages(i >= open)...)
+		if i < open && extra[i] > 0 {
+			w.layer.Folded++
+		}
+	}
 	if start < len(ex) {
-		windowStart = ex[start].id
+		w.start = ex[start].id
+	}
+	if open < len(ex) {
+		w.open = ex[open].id
 	}
 	// What was dropped counts the whole session, not only the tail read.
 	dropped := total
-	for _, e := range ex[start:] {
-		kept = append(kept, e.msgs...)
-	}
 	if start < len(ex) {
 		dropped = ex[start].msgsBefore
 	}
-	layer.Tokens = tokens[start]
-	layer.Items = len(kept)
-	layer.Dropped = int(dropped)
-	for _, m := range kept {
-		layer.Chars += len(m.Content)
+	w.layer.Items = len(w.msgs)
+	w.layer.Dropped = int(dropped)
+	for _, m := range w.msgs {
+		w.layer.Chars += len(m.Content)
 	}
 	if dropped > 0 {
-		layer.Truncated = fmt.Sprintf("dropped the %d oldest of %d messages to fit (the window moves in blocks; dropped turns stay recallable from the log)", dropped, total)
+		w.layer.Truncated = fmt.Sprintf("dropped the %d oldest of %d messages to fit (the window moves in blocks; dropped turns stay recallable from the log)", dropped, total)
 	}
-	return kept, layer, windowStart
+	return w
+}
+
+// lastUserMessage is the index of stored's last user message, -1 for none.
+func lastUserMessage(stored []StoredMessage) int {
+	for i := len(stored) - 1; i >= 0; i-- {
+		if stored[i].Role == "user" {
+			return i
+		}
+	}
+	return -1
+}
+
+func tokensOf(est estimator, msgs []Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += est.message(m)
+	}
+	return n
 }
 
 // recallHeader opens a turn's recalled passages; the rules for them are in
@@ -548,17 +646,17 @@ var neutraliser = strings.NewReplacer(
 
 func neutralise(s string) string { return neutraliser.Replace(s) }
 
-// windowCarries is what of a session's transcript the window replays, as stored:
-// the user's messages and replies from windowStart on, and with the
-// exchange placement their stored contexts (the layer placement does not
-// replay them).
-func windowCarries(stored []StoredMessage, windowStart int64, placement string) []StoredMessage {
+// windowCarries is what of a session's transcript the window replays, as
+// stored: the user's messages and replies from w.start on, and with the
+// exchange placement the contexts of its open part (fitHistory; a folded
+// context replays only its time, and the layer placement none).
+func windowCarries(stored []StoredMessage, w window, placement string) []StoredMessage {
 	var out []StoredMessage
 	for _, m := range stored {
-		if m.ID < windowStart || m.Role != "user" && m.Role != "assistant" {
+		if m.ID < w.start || m.Role != "user" && m.Role != "assistant" {
 			continue
 		}
-		if placement != PlacementExchange {
+		if placement != PlacementExchange || m.ID < w.open {
 			m.Context = ""
 		}
 		out = append(out, m)

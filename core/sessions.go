@@ -58,13 +58,12 @@ func carried(m StoredMessage) bool {
 
 // transcriptChars is what a message adds to its session's transcript as
 // the history window measures it (CharsBefore; the same sum in SQL in
-// migration 0004): a user message's words and context, an assistant
-// message's words; tool traffic, which the window leaves out, nothing.
+// migration 0005): a user's or an assistant's words. A user message's
+// stored context does not count: the window folds all but its newest
+// contexts (fitHistory), so the words are what decide how much of a
+// session it holds; tool traffic, which the window leaves out, nothing.
 func transcriptChars(m StoredMessage) int64 {
-	switch m.Role {
-	case "user":
-		return int64(len(m.Content) + len(m.Context))
-	case "assistant":
+	if m.Role == "user" || m.Role == "assistant" {
 		return int64(len(m.Content))
 	}
 	return 0
@@ -132,6 +131,8 @@ const (
 	// A page of a session's messages before ?2, newest first, by the
 	// messages_by_session index.
 	sqlMessagesBefore = `SELECT ` + sqlMessageColumns + ` FROM messages WHERE session_id = ?1 AND id < ?2 ORDER BY id DESC LIMIT ?3`
+	// A session's messages after ?2 and before ?3, oldest first.
+	sqlMessagesBetween = `SELECT ` + sqlMessageColumns + ` FROM messages WHERE session_id = ?1 AND id > ?2 AND id < ?3 ORDER BY id`
 	// The session before one, as it stood when that one's first message was
 	// stored (?1: that message's id, or beyond every id): the session of the
 	// latest earlier message, and its last exchange before ?1. A snapshot by
@@ -389,6 +390,12 @@ func (st *Sessions) messages(ctx context.Context, s Session, out []StoredMessage
 		out = append(out, m)
 	}
 	return out, rows.Err()
+}
+
+// Between returns a session's messages after the one with ID after and
+// before the one with ID before, oldest first.
+func (st *Sessions) Between(ctx context.Context, s Session, after, before int64) ([]StoredMessage, error) {
+	return st.messages(ctx, s, nil, sqlMessagesBetween, s.ID, after, before)
 }
 
 // tailPage is how many messages Tail reads a query.

@@ -106,8 +106,8 @@ func TestTheWindowFromTheTailIsTheWindowFromTheWholeSession(t *testing.T) {
 }
 
 // Where each message stands is kept on insert (by a trigger, for any
-// writer) and filled in by the migration for the messages stored before
-// it, the same as transcriptChars and carried count them.
+// writer) and filled in by the migrations for the messages stored before
+// them, the same as transcriptChars and carried count them.
 func TestMessagePositionsKeptAndBackfilled(t *testing.T) {
 	f := newChatFixture(t, true)
 	ctx := context.Background()
@@ -138,7 +138,7 @@ func TestMessagePositionsKeptAndBackfilled(t *testing.T) {
 		`DROP TRIGGER messages_position`,
 		`ALTER TABLE messages DROP COLUMN chars_before`,
 		`ALTER TABLE messages DROP COLUMN msgs_before`,
-		`DELETE FROM schema_migrations WHERE name = 'core/0004_transcript_offsets.sql'`,
+		`DELETE FROM schema_migrations WHERE name IN ('core/0004_transcript_offsets.sql', 'core/0005_window_positions.sql')`,
 	} {
 		if _, err := f.ws.State.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

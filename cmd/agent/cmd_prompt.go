@@ -66,6 +66,9 @@ func (a *app) printAssembled(asm *core.Assembled, bodies bool) {
 	mi := 0
 	for _, l := range asm.Layers {
 		header := fmt.Sprintf("── %s · %s · ~%d tokens", l.Name, l.Source, l.Tokens)
+		if l.Folded > 0 {
+			header += fmt.Sprintf(" · %d older messages replayed without their recalled passages", l.Folded)
+		}
 		if l.Truncated != "" {
 			header += " · " + l.Truncated
 		}
