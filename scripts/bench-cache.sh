@@ -100,7 +100,7 @@ stat() { # stat DATA WHAT
 		$1 == "floor" { floor = $2; next }
 		$1 == "cold" { cold = $2; next }
 		{ d[$1] = $2; cut[$1] = ($1 > 1 && $5 != prev); prev = $5; last = $1
-		  if ($1 > 1) { r = ($4 > 0) ? $3 / $4 : 0; if (cut[$1]) { cuts++ } else { s += r; n++; if (min == "" || r < min) { min = r; minfloor = 1 - $6 / $4 } m2 += $2; n2++ } } }
+		  if ($1 > 1) { r = ($4 > 0) ? $3 / $4 : 0; if (cut[$1]) cuts++; s += r; n++; if (min == "" || r < min) { min = r; minfloor = 1 - $6 / $4 } m2 += $2; n2++ } }
 		END {
 			steady = m2 / n2 / cold
 			if (what == "t1") printf "%.1f ms", d[1] / 1e6
@@ -127,8 +127,8 @@ row "prompt evaluation, mean of turns 2–$turns" mean
 row "prompt evaluation, turn $turns" tl
 row "prompt evaluation, a cold request of that length (model unloaded)" cold
 row "turn $turns / cold" ratio
-row "mean of turns 2–$turns without a window cut / cold" steady
+row "mean of turns 2–$turns / cold (window cuts included)" steady
 row "the template's floor: the share of a later prompt it renders anew" floor
 row "mean / cold against the floor" target "≤ 1.25× the floor or within 0.05"
-row "bytes shared with the previous request, turns 2–$turns without a window cut" reuse "≥ 95%"
+row "bytes shared with the previous request, turns 2–$turns" reuse
 row "turns on which the history window was cut" cuts

@@ -2,8 +2,9 @@
 # locomo-continuity.sh — does a long session keep what was said in it? A LoCoMo development conversation is replayed
 # as the turns of ONE chat session (the first speaker's lines are the user's messages, the other speaker's lines the
 # fake model's replies, through core/ollamatest's fakeollama) at --num-ctx 4096, so the window cuts again and again.
-# Then every question of the conversation is put to `agent prompt` twice: with --continue (the session that heard it
-# all) and in a new session. A question counts as recalled when the whole text of each of its evidence turns is inside
+# Then every question of the conversation is put to `agent prompt`: with --continue (the session that heard it
+# all), in a new session, and in a new session given only the room the session's window leaves recall (the floor:
+# what recall alone finds in that room). A question counts as recalled when the whole text of each of its evidence turns is inside
 # the assembled prompt (history, stored contexts or this turn's recall). Per LoCoMo category, side by side.
 #
 #   scripts/locomo-continuity.sh                 # conv-26 and conv-30; markdown table on stdout, progress on stderr
@@ -103,7 +104,10 @@ line_re = re.compile(r"^\*\*(.+?)\*\* \((D\d+:\d+)\): (.*)$")
 def norm(s):  # case, punctuation and spacing folded, as recall fences and neutralises text
     return " ".join(re.sub(r"[^\w]+", " ", s.lower()).split())
 
-modes = {"session": ["--continue"], "new": ["--new"]}
+# floor: the question in a new session whose recall has only the room the session's window leaves it (num_ctx less
+# the window's tokens, the same reply reserve): what recall alone finds in that room. The session is not lower than it
+# when it loses nothing to the window beyond the room the window takes.
+modes = {"session": ["--continue"], "new": ["--new"], "floor": ["--new"]}
 rows = []  # (category, mode, recalled, prompt tokens)
 for conv in convs:
     texts = {}
@@ -121,21 +125,26 @@ for conv in convs:
         if not ids:
             continue
         for mode, flags in modes.items():
+            if mode == "floor":  # a new session with the room the session's window leaves its recall
+                held = sum(l["tokens"] for l in in_session["layers"] if l["name"] in ("history", "summary"))
+                flags = flags + ["--num-ctx", str(in_session["num_ctx"] - held), "--num-predict", str(in_session["reply_reserve"])]
             out = subprocess.run([bin, "prompt", "-q", "--json"] + flags + [q["question"]], env=env,
                                  check=True, capture_output=True, text=True).stdout
             asm = json.loads(out)
             body = norm("\n".join(m["content"] for m in asm["messages"]))  # the question holds no evidence line
             got = all(texts[i] in body for i in ids)
             rows.append((q["category"], mode, got, asm["tokens"]))
+            if mode == "session":
+                in_session = asm
         asked += 1
-    print("locomo-continuity: %s: %d questions asked twice" % (conv, asked), file=sys.stderr)
+    print("locomo-continuity: %s: %d questions asked" % (conv, asked), file=sys.stderr)
 
 groups = [(4, "single-hop"), (1, "multi-hop"), (2, "temporal"), (3, "open-domain"), (None, "overall (cat 1-4)"), (5, "adversarial")]
 print("### LoCoMo continuity (%s, num_ctx %s): all evidence inside the assembled prompt\n" % (", ".join(convs), os.environ.get("CONTINUITY_NUM_CTX", "4096")))
-print("| category | n | same session (--continue) | new session |\n|---|---|---|---|")
+print("| category | n | same session (--continue) | new session | new session, with the room the window leaves recall (floor) |\n|---|---|---|---|---|")
 for cat, name in groups:
     sel = [r for r in rows if (r[0] == cat if cat else r[0] in (1, 2, 3, 4))]
-    n = len(sel) // 2
+    n = len(sel) // len(modes)
     if n == 0:
         continue
     cells = ["%.3f" % (sum(r[2] for r in sel if r[1] == mode) / n) for mode in modes]
