@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"agent/core/distill"
+	"agent/memory"
 	"agent/memory/secrets"
 )
 
@@ -34,7 +35,7 @@ func doctorSecrets(home string) DoctorCheck {
 	// The note folders the index covers, walked as it walks them: every .md
 	// below, hidden names skipped (editors' temp files, the staging folders
 	// of an import under way).
-	for _, dir := range []string{LogsDir, distill.DigestsDir, "imports"} {
+	for _, dir := range []string{LogsDir, distill.DigestsDir, memory.ImportsDir} {
 		files = append(files, noteFiles(home, dir)...)
 	}
 	var found []string
