@@ -123,12 +123,12 @@ func identitySection(f identityFacts) (section string, cuts []string) {
 			shortened = append(shortened, strings.ToLower(sec))
 		}
 	}
-	if est.tokens(section) > identityBudget && quote > 0 && f.Last != nil && f.Last.LastUser != "" {
+	// Still over: the quotes go altogether. The first step ran on the same
+	// condition (the section only shrank since), so "last session" is
+	// already among the shortened.
+	if est.tokens(section) > identityBudget && f.Last != nil && f.Last.LastUser != "" {
 		quote = 0
 		section = renderIdentity(f, blocks, quote)
-		if !slices.Contains(shortened, "last session") {
-			shortened = append(shortened, "last session")
-		}
 	}
 	for _, b := range blocks {
 		if b.Cut != "" {
