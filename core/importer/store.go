@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"agent/memory"
+	"agent/memory/confined"
 )
 
 // Sentinel errors the CLI maps to exit codes.
@@ -192,7 +193,7 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 			id, res.Origin, f.ConversationID, f.Path, sum[:], strings.Join(f.ids, "\n")); err != nil {
 			return 0, fmt.Errorf("import: %w", err)
 		}
-		if err := writeSynced(root, path.Join(staging, strconv.Itoa(i)+".md"), f.data); err != nil {
+		if err := confined.CreateSynced(root, path.Join(staging, strconv.Itoa(i)+".md"), f.data); err != nil {
 			return 0, fmt.Errorf("import: stage %s: %w", f.Path, err)
 		}
 		if failStage != nil {
@@ -223,22 +224,6 @@ var (
 	crashAfterCommit func() bool
 	errCrashed       = errors.New("crashed (test)")
 )
-
-// writeSynced creates name in root with data, on disk before it returns.
-func writeSynced(root *os.Root, name string, data []byte) error {
-	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
 
 // place moves the staged files of import id into place by hard link, which
 // never replaces a file that is there: a name taken meanwhile gets a
