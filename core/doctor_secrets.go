@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"agent/core/distill"
+	"agent/memory"
 	"agent/memory/secrets"
 )
 
@@ -15,36 +17,27 @@ import (
 const doctorSecretsShown = 5
 
 // doctorSecrets looks for secrets in the memory files — MEMORY.md, SOUL.md,
-// the daily logs, the workspace's skills and imported conversations — written before they were
-// redacted on the way in, or by an editor. It names each by file, line and
-// kind, never its value, and changes nothing: the files are the user's.
+// the daily logs, the digests distilled from them, the workspace's skills and
+// imported conversations — written before they were redacted on the way in,
+// by the model (a digest is model-written) or by an editor. It names each by
+// file, line and kind, never its value, and changes nothing: the files are
+// the user's.
 func doctorSecrets(home string) DoctorCheck {
 	c := DoctorCheck{Name: "secrets"}
 	files := []string{MemoryFile, SoulFile}
-	for _, pattern := range []string{filepath.Join(LogsDir, "*.md"), filepath.Join("skills", "*", "SKILL.md")} {
-		m, _ := filepath.Glob(filepath.Join(home, pattern))
-		sort.Strings(m)
-		for _, p := range m {
-			if rel, err := filepath.Rel(home, p); err == nil {
-				files = append(files, rel)
-			}
+	skills, _ := filepath.Glob(filepath.Join(home, "skills", "*", "SKILL.md"))
+	sort.Strings(skills)
+	for _, p := range skills {
+		if rel, err := filepath.Rel(home, p); err == nil {
+			files = append(files, rel)
 		}
 	}
-	// Imported conversations (imports/ORIGIN/YEAR/…md), not the hidden
-	// staging folders of an import under way.
-	_ = filepath.WalkDir(filepath.Join(home, "imports"), func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return nil
-		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && d.Name() != "imports":
-			return fs.SkipDir
-		case !d.IsDir() && strings.HasSuffix(p, ".md"):
-			if rel, err := filepath.Rel(home, p); err == nil {
-				files = append(files, rel)
-			}
-		}
-		return nil
-	})
+	// The note folders the index covers, walked as it walks them: every .md
+	// below, hidden names skipped (editors' temp files, the staging folders
+	// of an import under way).
+	for _, dir := range []string{LogsDir, distill.DigestsDir, memory.ImportsDir} {
+		files = append(files, noteFiles(home, dir)...)
+	}
 	var found []string
 	for _, rel := range files {
 		b, err := os.ReadFile(filepath.Join(home, rel))
@@ -58,7 +51,7 @@ func doctorSecrets(home string) DoctorCheck {
 		}
 	}
 	if len(found) == 0 {
-		c.OK, c.Detail = true, "none found in MEMORY.md, SOUL.md, the logs, the skills and the imports"
+		c.OK, c.Detail = true, "none found in MEMORY.md, SOUL.md, the logs, the digests, the skills and the imports"
 		return c
 	}
 	shown := found
@@ -68,4 +61,31 @@ func doctorSecrets(home string) DoctorCheck {
 	c.Detail = fmt.Sprintf("%d found (values not shown): %s", len(found), strings.Join(shown, "; "))
 	c.Fix = "remove each from the line named, with an editor, then rotate it (it was on disk and in the index): agent memory reindex"
 	return c
+}
+
+// noteFiles lists the .md files below the workspace folder dir, relative to
+// the workspace, in walk order; a symlinked folder is followed, as the index
+// follows it.
+func noteFiles(home, dir string) []string {
+	root, err := filepath.EvalSymlinks(filepath.Join(home, dir))
+	if err != nil {
+		return nil // missing: nothing to scan
+	}
+	var files []string
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case p != root && strings.HasPrefix(d.Name(), "."):
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+		case !d.IsDir() && strings.HasSuffix(p, ".md"):
+			if rel, err := filepath.Rel(root, p); err == nil {
+				files = append(files, filepath.Join(dir, rel))
+			}
+		}
+		return nil
+	})
+	return files
 }

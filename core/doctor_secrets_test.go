@@ -19,7 +19,7 @@ func TestDoctorReportsSecretsWithoutPrintingThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws.Close()
-	if c := doctorSecrets(home); !c.OK || c.Detail != "none found in MEMORY.md, SOUL.md, the logs, the skills and the imports" {
+	if c := doctorSecrets(home); !c.OK || c.Detail != "none found in MEMORY.md, SOUL.md, the logs, the digests, the skills and the imports" {
 		t.Errorf("clean workspace: %+v", c)
 	}
 	const tok, pw = "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", "hunter2xyz"
@@ -31,12 +31,16 @@ func TestDoctorReportsSecretsWithoutPrintingThem(t *testing.T) {
 	writeFileT(t, filepath.Join(home, "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: d\n---\nuse "+tok+"\n")
 	writeFileT(t, filepath.Join(home, "imports", "chatgpt", "2024", "2024-05-01-keys.md"), "# keys\n\n## You\n\nkey AKIAIOSFODNN7EXAMPLE\n")
 	writeFileT(t, filepath.Join(home, "imports", ".import-7", "staged.md"), "key AKIAIOSFODNN7EXAMPLE\n")
+	// A digest is model-written text distilled from the logs: a secret that
+	// reached it is on disk and in the index just the same.
+	writeFileT(t, filepath.Join(home, "digests", "2026-W47.md"), "# Week 47\n\n- deployed with "+tok+"\n")
+	writeFileT(t, filepath.Join(home, "logs", ".2026-11-20.md.swp"), "db password="+pw+"\n")
 	c := doctorSecrets(home)
 	if c.OK || strings.Contains(c.Detail, tok) || strings.Contains(c.Detail, pw) || strings.Contains(c.Detail, "ghp_") || strings.Contains(c.Detail, ".import-7") {
 		t.Fatalf("doctor: %+v", c)
 	}
 	n := strings.Count(memText, "\n")
-	for _, want := range []string{"4 found (values not shown)", "imports/chatgpt/2024/2024-05-01-keys.md:5 aws access key", "MEMORY.md:" + strconv.Itoa(n) + " github token", "logs/2026-11-20.md:5 password", "skills/deploy/SKILL.md:5 github token"} {
+	for _, want := range []string{"5 found (values not shown)", "digests/2026-W47.md:3 github token", "imports/chatgpt/2024/2024-05-01-keys.md:5 aws access key", "MEMORY.md:" + strconv.Itoa(n) + " github token", "logs/2026-11-20.md:5 password", "skills/deploy/SKILL.md:5 github token"} {
 		if !strings.Contains(c.Detail, want) {
 			t.Errorf("detail %q lacks %q", c.Detail, want)
 		}

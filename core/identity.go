@@ -123,12 +123,12 @@ func identitySection(f identityFacts) (section string, cuts []string) {
 			shortened = append(shortened, strings.ToLower(sec))
 		}
 	}
-	if est.tokens(section) > identityBudget && quote > 0 && f.Last != nil && f.Last.LastUser != "" {
+	// Still over: the quotes go altogether. The first step ran on the same
+	// condition (the section only shrank since), so "last session" is
+	// already among the shortened.
+	if est.tokens(section) > identityBudget && f.Last != nil && f.Last.LastUser != "" {
 		quote = 0
 		section = renderIdentity(f, blocks, quote)
-		if !slices.Contains(shortened, "last session") {
-			shortened = append(shortened, "last session")
-		}
 	}
 	for _, b := range blocks {
 		if b.Cut != "" {
@@ -213,19 +213,18 @@ func renderIdentity(f identityFacts, blocks []IdentityBlock, quote int) string {
 
 // quotedLines fences lines others wrote as recallBlock fences a note: the
 // same tag, and by says who wrote them. The sources neutralise their text
-// (oneLine); the angle brackets are replaced here once more, so that even a
-// source that forgot cannot close the fence.
+// (oneLine); it is neutralised here once more (a second pass changes
+// nothing), so that even a source that forgot cannot close the fence or
+// write a template's marker.
 func quotedLines(q *Quoted, lines []string) string {
 	var b strings.Builder
 	b.WriteString("<memory source=\"" + neutralise(q.Source) + "\" by=\"" + neutralise(q.By) + "\">\n")
 	for _, l := range lines {
-		b.WriteString("- " + strings.TrimSpace(fenceSafe.Replace(l)) + "\n")
+		b.WriteString("- " + strings.TrimSpace(neutralise(l)) + "\n")
 	}
 	b.WriteString("</memory>\n")
 	return b.String()
 }
-
-var fenceSafe = strings.NewReplacer("<", "‹", ">", "›")
 
 // timeNote is the per-turn runtime note: the time a message was sent.
 func timeNote(now time.Time) string {

@@ -8,6 +8,7 @@ import (
 
 	"agent/core/callview"
 	"agent/core/mcp"
+	"agent/core/printable"
 )
 
 // MCP connects a chat to the user's integrations (MCP servers): their tools
@@ -145,7 +146,7 @@ func (c *Chat) runMCP(ctx context.Context, mt mcp.Tool, args map[string]any) (st
 			return "", fmt.Errorf("refused: the user has not allowed %s yet and is not at a terminal to confirm; tell them they can allow it with: %s", mt.FullName, allow)
 		}
 		call := Approval{
-			Title:    fmt.Sprintf("Run %s (integration %s) with:", callview.Name(mt.Name), mt.Server),
+			Title:    fmt.Sprintf("Run %s (integration %s) with:", printable.Name(mt.Name), mt.Server),
 			Lines:    callview.Lines(args),
 			Question: "Run it? [y/n/always]",
 		}

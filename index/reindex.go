@@ -690,7 +690,7 @@ func (ix *Index) read(j *job, buf *[]byte) result {
 		return result{hash: h[:], problem: "not valid UTF-8"}
 	}
 	opts := memory.ChunkOptions{TargetChars: TargetChars}
-	if e.root != "" || strings.HasPrefix(e.rel, importsDir+"/") {
+	if e.root != "" || strings.HasPrefix(e.rel, memory.ImportsDir+"/") {
 		// A note outside the daily logs is dated by its front matter, else
 		// (a source's note) by the day it was last modified.
 		if opts.Date = memory.FrontMatterDate(data); opts.Date == "" && e.root != "" {

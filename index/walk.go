@@ -21,12 +21,11 @@ const (
 	memoryFile = "MEMORY.md"
 	logsDir    = "logs"
 	digestsDir = "digests" // weekly and monthly digests (core/distill)
-	importsDir = "imports" // imported chat histories (core/importer)
 )
 
 // noteDirs are the directories of notes the index walks: the daily logs, the
 // digests distilled from them and the imported chat histories.
-var noteDirs = []string{logsDir, digestsDir, importsDir}
+var noteDirs = []string{logsDir, digestsDir, memory.ImportsDir}
 
 // entry is one file the walk found: what it is and, for the manifest, its
 // size and mtime. The walk never reads files.

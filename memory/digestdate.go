@@ -10,14 +10,10 @@ import (
 // they are notes the index covers, like the logs.
 const digestsDir = "digests"
 
-// importsDir holds the chat histories imported from other assistants
-// (core/importer), one markdown file per conversation.
-const importsDir = "imports"
-
 // inNoteDir reports whether a workspace-relative slash path is logs/,
 // digests/ or imports/, or below them.
 func inNoteDir(rel string) bool {
-	for _, d := range []string{logsDir, digestsDir, importsDir} {
+	for _, d := range []string{logsDir, digestsDir, ImportsDir} {
 		if rel == d || strings.HasPrefix(rel, d+"/") {
 			return true
 		}

@@ -64,7 +64,7 @@ func NewMonitor(home string) (*Monitor, error) {
 	}
 	m.addTree(filepath.Join(home, logsDir), true)
 	m.addTree(filepath.Join(home, digestsDir), true)
-	m.addTree(filepath.Join(home, importsDir), true)
+	m.addTree(filepath.Join(home, ImportsDir), true)
 	m.addSources()
 	go m.read()
 	return m, nil

@@ -56,7 +56,7 @@ func memoryName(rel string) error {
 			return fmt.Errorf("%s is a database, not a memory file; memory_read reads MEMORY.md, logs/ and digests/: %w", d, ErrInvalid)
 		}
 	}
-	if rel == "." || rel == logsDir || rel == digestsDir || rel == importsDir {
+	if rel == "." || rel == logsDir || rel == digestsDir || rel == ImportsDir {
 		return fmt.Errorf("%q is a directory; name one file in it, like logs/2026-11-20.md, or pass date: %w", rel, ErrInvalid)
 	}
 	els := strings.Split(rel, "/")

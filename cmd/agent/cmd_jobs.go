@@ -453,10 +453,7 @@ func (a *app) writeTickUnits(ctx context.Context, in jobs.Install) error {
 	}
 	dir := filepath.Join(cfg, "systemd", "user")
 	service, timer := in.UnitName()+".service", in.UnitName()+".timer"
-	fmt.Fprintf(a.io.Err, "agent: write %s and %s in %s? [y/N] ", service, timer, dir)
-	var answer string
-	fmt.Fscanln(a.io.In, &answer)
-	if !strings.EqualFold(strings.TrimSpace(answer), "y") && !strings.EqualFold(strings.TrimSpace(answer), "yes") {
+	if !a.confirm(fmt.Sprintf("write %s and %s in %s?", service, timer, dir)) {
 		return errors.New("nothing written")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {

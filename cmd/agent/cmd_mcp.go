@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -303,10 +302,7 @@ func (a *app) approveImported(ctx context.Context, servers []mcp.Server, yes boo
 		a.infof("  %s: %s", s.Name, s.Display())
 	}
 	if !yes && a.io.InTTY && a.io.ErrTTY {
-		fmt.Fprintf(a.io.Err, "agent: approve %s to run? [y/N] ", plural(len(servers), "this server", fmt.Sprintf("these %d servers", len(servers))))
-		answer, _ := bufio.NewReader(a.io.In).ReadString('\n')
-		ans := strings.ToLower(strings.TrimSpace(answer))
-		yes = ans == "y" || ans == "yes"
+		yes = a.confirm("approve " + plural(len(servers), "this server", fmt.Sprintf("these %d servers", len(servers))) + " to run?")
 	}
 	if !yes {
 		names := make([]string, 0, len(servers))

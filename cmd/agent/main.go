@@ -246,3 +246,28 @@ func (a *app) infof(format string, args ...any) {
 		a.warnf(format, args...)
 	}
 }
+
+// confirm asks a yes-or-no question on stderr ("agent: QUESTION [y/N] ")
+// and reads one line of stdin: yes only for "y" or "yes", in any case;
+// anything else, or no answer, is no. It reads a byte at a time, so what
+// follows the line stays for whoever reads stdin next. The caller checks
+// that stdin and stderr are a terminal.
+func (a *app) confirm(question string) bool {
+	fmt.Fprintf(a.io.Err, "agent: %s [y/N] ", question)
+	var line []byte
+	b := make([]byte, 1)
+	for {
+		n, err := a.io.In.Read(b)
+		if n == 1 {
+			if b[0] == '\n' {
+				break
+			}
+			line = append(line, b[0])
+		}
+		if err != nil {
+			break
+		}
+	}
+	ans := strings.ToLower(strings.TrimSpace(string(line)))
+	return ans == "y" || ans == "yes"
+}

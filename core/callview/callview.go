@@ -14,9 +14,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/rivo/uniseg"
+
+	"agent/core/printable"
 )
 
 // Lines renders args, one argument after another in name order: a
@@ -34,7 +35,7 @@ func Lines(args map[string]any) []string {
 	sort.Strings(names)
 	var out []string
 	for _, k := range names {
-		head := "  " + Name(k) + ":"
+		head := "  " + printable.Name(k) + ":"
 		var block []string
 		switch v := args[k].(type) {
 		case string:
@@ -63,21 +64,6 @@ func Lines(args map[string]any) []string {
 	return out
 }
 
-// Name shows a name (an argument's, a tool's) as it is when it is a plain
-// word, quoted and escaped otherwise (a name can hold ": ", a newline or an
-// escape sequence as well as a value can).
-func Name(k string) string {
-	for _, r := range k {
-		if !(r == '_' || r == '-' || r == '.' || r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))) {
-			return strconv.QuoteToGraphic(k)
-		}
-	}
-	if k == "" {
-		return `""`
-	}
-	return k
-}
-
 // jsonLines is v as indented JSON, with what JSON leaves raw and a
 // terminal would not show (format characters such as bidi overrides,
 // line and paragraph separators) escaped as \uXXXX.
@@ -91,21 +77,9 @@ func jsonLines(v any) []string {
 	}
 	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = escapeInvisible(l)
+		lines[i] = printable.EscapeInvisible(l)
 	}
 	return lines
-}
-
-func escapeInvisible(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsGraphic(r) {
-			b.WriteRune(r)
-		} else {
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-	}
-	return b.String()
 }
 
 // Wrap breaks each line at width display columns; a continuation starts

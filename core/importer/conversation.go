@@ -141,5 +141,5 @@ func fileName(c *Conversation, part int, loc *time.Location) string {
 	if part > 1 {
 		name += fmt.Sprintf("-part%d", part)
 	}
-	return fmt.Sprintf("imports/%s/%s/%s.md", c.Origin, t.Format("2006"), name)
+	return fmt.Sprintf("%s/%s/%s/%s.md", memory.ImportsDir, c.Origin, t.Format("2006"), name)
 }

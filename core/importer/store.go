@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"agent/memory"
+	"agent/memory/confined"
 )
 
 // Sentinel errors the CLI maps to exit codes.
@@ -176,7 +177,7 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 		return 0, err
 	}
 	defer root.Close()
-	staging := path.Join(memoryImportsDir, stagingPrefix+strconv.FormatInt(id, 10))
+	staging := path.Join(memory.ImportsDir, stagingPrefix+strconv.FormatInt(id, 10))
 	committed := false
 	defer func() {
 		if !committed {
@@ -192,7 +193,7 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 			id, res.Origin, f.ConversationID, f.Path, sum[:], strings.Join(f.ids, "\n")); err != nil {
 			return 0, fmt.Errorf("import: %w", err)
 		}
-		if err := writeSynced(root, path.Join(staging, strconv.Itoa(i)+".md"), f.data); err != nil {
+		if err := confined.CreateSynced(root, path.Join(staging, strconv.Itoa(i)+".md"), f.data); err != nil {
 			return 0, fmt.Errorf("import: stage %s: %w", f.Path, err)
 		}
 		if failStage != nil {
@@ -224,30 +225,11 @@ var (
 	errCrashed       = errors.New("crashed (test)")
 )
 
-// writeSynced creates name in root with data, on disk before it returns.
-func writeSynced(root *os.Root, name string, data []byte) error {
-	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// memoryImportsDir is the workspace folder of imported conversations.
-const memoryImportsDir = "imports"
-
 // place moves the staged files of import id into place by hard link, which
 // never replaces a file that is there: a name taken meanwhile gets a
 // suffix, and the record follows. The staging folder goes last.
 func place(ctx context.Context, db *sql.DB, root *os.Root, id int64) error {
-	staging := path.Join(memoryImportsDir, stagingPrefix+strconv.FormatInt(id, 10))
+	staging := path.Join(memory.ImportsDir, stagingPrefix+strconv.FormatInt(id, 10))
 	rows, err := db.QueryContext(ctx, `SELECT id, path FROM import_items WHERE import_id = ? ORDER BY id`, id)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
@@ -297,7 +279,7 @@ func place(ctx context.Context, db *sql.DB, root *os.Root, id int64) error {
 			return fmt.Errorf("import: %w", err)
 		}
 	}
-	if d, err := root.Open(memoryImportsDir); err == nil {
+	if d, err := root.Open(memory.ImportsDir); err == nil {
 		d.Sync()
 		d.Close()
 	}
@@ -324,7 +306,7 @@ func recoverStaged(ctx context.Context, db *sql.DB, home string) error {
 		return err
 	}
 	defer root.Close()
-	d, err := root.Open(memoryImportsDir)
+	d, err := root.Open(memory.ImportsDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -354,7 +336,7 @@ func recoverStaged(ctx context.Context, db *sql.DB, home string) error {
 			}
 		case errors.Is(err, sql.ErrNoRows):
 			// Not recorded: the import never happened.
-			if err := root.RemoveAll(path.Join(memoryImportsDir, n)); err != nil {
+			if err := root.RemoveAll(path.Join(memory.ImportsDir, n)); err != nil {
 				return fmt.Errorf("import: %w", err)
 			}
 		default:
@@ -473,7 +455,7 @@ func Undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time)
 		res.Removed = append(res.Removed, it.path)
 		// Empty year and origin folders go too; a folder with anything
 		// else in it stays (Remove refuses it).
-		for dir := path.Dir(it.path); dir != memoryImportsDir && dir != "."; dir = path.Dir(dir) {
+		for dir := path.Dir(it.path); dir != memory.ImportsDir && dir != "."; dir = path.Dir(dir) {
 			if root.Remove(dir) != nil {
 				break
 			}

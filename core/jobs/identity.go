@@ -74,14 +74,19 @@ func Health(ctx context.Context, db *sql.DB, now time.Time) (ok bool, detail, fi
 	if err != nil {
 		return false, "", "", err
 	}
-	if len(deferred) > 0 && len(broken) == 0 {
-		return false, strings.Join(deferred, "; "),
-			"see the ollama and model lines of agent doctor; once they are ok the next tick runs it (its runs: agent jobs history)", nil
-	}
+	// A disabled job and a stuck one are both news: neither hides the other.
+	var problems, fixes []string
 	if len(broken) > 0 {
 		name := strings.Fields(broken[0])[0]
-		return false, "job " + strings.Join(broken, "; job "),
-			fmt.Sprintf("agent jobs history %s, fix the cause, then: agent jobs enable %s", name, name), nil
+		problems = append(problems, "job "+strings.Join(broken, "; job "))
+		fixes = append(fixes, fmt.Sprintf("agent jobs history %s, fix the cause, then: agent jobs enable %s", name, name))
+	}
+	if len(deferred) > 0 {
+		problems = append(problems, deferred...)
+		fixes = append(fixes, "see the ollama and model lines of agent doctor; once they are ok the next tick runs it (its runs: agent jobs history)")
+	}
+	if len(problems) > 0 {
+		return false, strings.Join(problems, "; "), strings.Join(fixes, "; "), nil
 	}
 	noun := "jobs"
 	if len(all) == 1 {

@@ -531,3 +531,42 @@ func TestEnablingForgetsAnOldDeferral(t *testing.T) {
 		t.Errorf("one deferral after enabling is reported stuck: %v %q", err, detail)
 	}
 }
+
+// A job disabled by failures does not hide another whose every run has been
+// deferred for an hour: doctor names both, with both fixes.
+func TestHealthShowsDisabledAndDeferredTogether(t *testing.T) {
+	fail := Result{ExitCode: 1, Stderr: "agent: unusable state.db: corrupt\n"}
+	down := Result{ExitCode: ExitUnavailable, Stderr: "agent: cannot reach Ollama\n"}
+	f := newFixture(t, "2026-11-23T12:00:00Z", fail, fail, fail, fail, fail, down)
+	ctx := context.Background()
+	f.store.Add(ctx, "idx", "* * * * *", time.UTC, []string{"memory", "reindex"})
+	f.clock.set(utc("2026-11-24T00:01:00Z"))
+	for i := 0; i < 5; i++ {
+		f.tick(t)
+		f.clock.add(time.Minute)
+	}
+	if j, _ := f.store.Get(ctx, "idx"); j.Enabled || j.DisabledReason == "" {
+		t.Fatalf("not disabled: %+v", j)
+	}
+	f.store.Add(ctx, "brief", "* * * * *", time.UTC, []string{"chat", "Write my morning brief"})
+	for i := 0; i <= 61; i++ {
+		f.clock.add(time.Minute)
+		if out := f.tick(t); len(out) != 1 || out[0].Status != "deferred" {
+			t.Fatalf("tick %d: %+v", i, out)
+		}
+	}
+	ok, detail, fix, err := Health(ctx, f.db, f.clock.now())
+	if err != nil || ok {
+		t.Fatalf("health %v %q %v", ok, detail, err)
+	}
+	for _, want := range []string{"job idx disabled after 5 failures in a row", "job brief: every run deferred since 2026-11-24 00:07 UTC"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("detail %q lacks %q", detail, want)
+		}
+	}
+	for _, want := range []string{"agent jobs enable idx", "the ollama and model lines"} {
+		if !strings.Contains(fix, want) {
+			t.Errorf("fix %q lacks %q", fix, want)
+		}
+	}
+}

@@ -33,15 +33,14 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2"
+
+	"agent/core/printable"
 )
 
 // ConfigFile is the configuration's name in the workspace.
@@ -106,11 +105,11 @@ func (s Server) Validate() error {
 // escaped) or its URL, as written, ${VAR} unexpanded.
 func (s Server) Target() string {
 	if s.Kind() == TypeHTTP {
-		return quoteWord(s.URL)
+		return printable.Word(s.URL)
 	}
-	words := []string{quoteWord(s.Command)}
+	words := []string{printable.Word(s.Command)}
 	for _, a := range s.Args {
-		words = append(words, quoteWord(a))
+		words = append(words, printable.Word(a))
 	}
 	return strings.Join(words, " ")
 }
@@ -123,12 +122,12 @@ func (s Server) Display() string {
 	if s.Kind() == TypeHTTP {
 		words = append(words, s.Target())
 		for _, k := range sortedKeys(s.Headers) {
-			words = append(words, "(header "+quoteWord(k+": "+s.Headers[k])+")")
+			words = append(words, "(header "+printable.Word(k+": "+s.Headers[k])+")")
 		}
 		return strings.Join(words, " ")
 	}
 	for _, k := range sortedKeys(s.Env) {
-		words = append(words, quoteWord(k+"="+s.Env[k]))
+		words = append(words, printable.Word(k+"="+s.Env[k]))
 	}
 	return strings.Join(append(words, s.Target()), " ")
 }
@@ -174,32 +173,6 @@ func hashJSON(v any) string {
 	b, _ := json.Marshal(v)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
-}
-
-// quoteWord writes w so that it reads as one word and shows every
-// character: plain words as they are, others in single quotes, and any
-// control or invisible character (ANSI escapes, bidi overrides,
-// zero-width spaces) as a Go-escaped double-quoted string instead.
-func quoteWord(w string) string {
-	if w == "" {
-		return "''"
-	}
-	plain, visible := true, utf8.ValidString(w)
-	for _, r := range w {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-${}", r)) {
-			plain = false
-		}
-		if !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
-			visible = false
-		}
-	}
-	switch {
-	case plain:
-		return w
-	case !visible:
-		return strconv.QuoteToGraphic(w)
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 var knownServerKeys = []string{"type", "command", "args", "env", "url", "headers"}

@@ -280,7 +280,7 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 			m.notify(serr.Error())
 		}
 		m.notify(fmt.Sprintf("integration %s unavailable: %s (log: %s)", resolved.Name, msg, LogPath(m.opts.Home, resolved.Name)))
-		return nil, errors.New(msg)
+		return nil, &maskedError{msg, err}
 	}
 	m.mu.Lock()
 	closing := m.closing
@@ -585,7 +585,7 @@ func (m *Manager) Call(ctx context.Context, t Tool, args map[string]any) (Result
 		if callCtx.Err() != nil && ctx.Err() == nil {
 			return Result{}, fmt.Errorf("%s gave no answer within %s; the call was cancelled", t.FullName, m.opts.CallTimeout)
 		}
-		return Result{}, errors.New(s.mask(err.Error()))
+		return Result{}, &maskedError{s.mask(err.Error()), err}
 	}
 	res := Result{Text: text, IsError: isErr, Total: len(text)}
 	if len(text) > m.opts.MaxResult {
@@ -597,6 +597,18 @@ func (m *Manager) Call(ctx context.Context, t Tool, args map[string]any) (Result
 	}
 	return res, nil
 }
+
+// maskedError is an error shown with its text masked (the values of the
+// entry's ${VAR}s written back as ${VAR}) that still unwraps to the error it
+// was made from, so a caller sees a cancellation (errors.Is) or the server's
+// own error (errors.As) through the mask.
+type maskedError struct {
+	text string
+	err  error
+}
+
+func (e *maskedError) Error() string { return e.text }
+func (e *maskedError) Unwrap() error { return e.err }
 
 // Decision is the user's current decision for a tool: allow, deny or ask.
 func (m *Manager) Decision(server, tool string) string {

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"io/fs"
 	"net/http/httptest"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"agent/core/mcp/mcptest"
 )
@@ -379,4 +381,32 @@ func identityLines(m *Manager) []string {
 		lines = append(lines, s.String())
 	}
 	return lines
+}
+
+// A failed call's text is masked, but the error still unwraps to its cause:
+// the caller's deadline or cancellation (the chat loop tells a Ctrl-C from
+// a failure with errors.Is) and the server's own error.
+func TestMaskedCallErrorKeepsItsCause(t *testing.T) {
+	t.Setenv("MCPTEST_SECRET", "s3cr3tVALUE")
+	f := newFixture(t, map[string]Server{"t": stdioServer("MCPTEST_TOKEN=${MCPTEST_SECRET}")})
+	m := f.open(t, Options{CallTimeout: time.Minute})
+	m.Start(context.Background())
+
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := m.Call(ctx, toolNamed(t, m, "t__slow"), map[string]any{"seconds": 600})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a call past the caller's deadline: %v does not unwrap to context.DeadlineExceeded", err)
+	}
+
+	// The server names the unknown tool in its error: the name holds the
+	// expanded value, which the text must show as ${MCPTEST_SECRET}.
+	_, err = m.Call(context.Background(), Tool{Server: "t", Name: "no-such-tool-s3cr3tVALUE", FullName: "t__no-such-tool"}, nil)
+	var wire *jsonrpc.Error
+	if !errors.As(err, &wire) {
+		t.Errorf("a call the server refused: %v (%T) does not unwrap to its *jsonrpc.Error", err, err)
+	}
+	if err == nil || strings.Contains(err.Error(), "s3cr3tVALUE") || !strings.Contains(err.Error(), "${MCPTEST_SECRET}") {
+		t.Errorf("the error shows the expanded value: %v", err)
+	}
 }

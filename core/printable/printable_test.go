@@ -28,3 +28,57 @@ func TestEscapeLeavesPrintableTextAlone(t *testing.T) {
 		t.Errorf("changed: %q", Escape(s))
 	}
 }
+
+func TestEscapeInvisible(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"owner": "me"}`, `{"owner": "me"}`},
+		{"ünïcode ✓ 日本", "ünïcode ✓ 日本"},
+		{"me\u2028you", `me\u2028you`},
+		{"bidi \u202eevil", `bidi \u202eevil`},
+		{"zero\u200bwidth", `zero\u200bwidth`},
+		{"del\x7f c1\u009b", `del\u007f c1\u009b`},
+	} {
+		if got := EscapeInvisible(c.in); got != c.want {
+			t.Errorf("EscapeInvisible(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"read_file", "read_file"},
+		{"a.b-c_D9", "a.b-c_D9"},
+		{"", `""`},
+		{"a b", `"a b"`},
+		{"key: value", `"key: value"`},
+		{"é", `"é"`},
+		{"x\x1b[2J", `"x\x1b[2J"`},
+		{"two\nlines", `"two\nlines"`},
+		{"\u202eevil", `"\u202eevil"`},
+	} {
+		if got := Name(c.in); got != c.want {
+			t.Errorf("Name(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestWord(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"npx", "npx"},
+		{"@modelcontextprotocol/server-github", "@modelcontextprotocol/server-github"},
+		{"GITHUB_TOKEN=${GITHUB_TOKEN}", "GITHUB_TOKEN=${GITHUB_TOKEN}"},
+		{"", "''"},
+		{"two words", "'two words'"},
+		{"it's", `'it'\''s'`},
+		{"日本", "'日本'"},
+		{"x\x1b[2J", `"x\x1b[2J"`},
+		{"zero\u200bwidth", `"zero\u200bwidth"`},
+		{"bidi \u202eevil", `"bidi \u202eevil"`},
+		{"nbsp\u00a0here", "\"nbsp\u00a0here\""}, // a space of another kind: quoted, shown
+		{"half a rune \xe2\x9c", `"half a rune \xe2\x9c"`},
+	} {
+		if got := Word(c.in); got != c.want {
+			t.Errorf("Word(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -36,6 +36,17 @@ func Append(root, rel string, b []byte) error {
 	})
 }
 
+// CreateSynced creates name in r, where nothing may be yet (mode 0600), with
+// data, on disk before it returns: for a caller that holds its own os.Root
+// (the importer fills a staging folder file by file).
+func CreateSynced(r *os.Root, name string, data []byte) error {
+	f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	return fill(f, data, 0)
+}
+
 // withRoot runs f on an os.Root opened on root.
 func withRoot(root string, f func(*os.Root) error) error {
 	r, err := os.OpenRoot(root)

@@ -36,8 +36,11 @@ func read(t *testing.T, p string) string {
 	return string(b)
 }
 
-// ops are the four writes, each asked to write rel.
+// ops are the writes, each asked to write rel.
 var ops = map[string]func(root, rel string) error{
+	"CreateSynced": func(root, rel string) error {
+		return withRoot(root, func(r *os.Root) error { return CreateSynced(r, rel, []byte("planted\n")) })
+	},
 	"Append":  func(root, rel string) error { return Append(root, rel, []byte("planted\n")) },
 	"Replace": func(root, rel string) error { return Replace(root, rel, []byte("planted\n"), nil) },
 	"CreateNew": func(root, rel string) error {
@@ -153,4 +156,27 @@ func snapshot(t *testing.T, dir string) string {
 		return nil
 	})
 	return s
+}
+
+// CreateSynced writes a new private file and never replaces one that is
+// there.
+func TestCreateSyncedNeverReplaces(t *testing.T) {
+	root, _ := tree(t)
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := CreateSynced(r, "notes/a.md", []byte("first\n")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(root, "notes", "a.md")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("created: %v %v", fi, err)
+	}
+	if err := CreateSynced(r, "notes/a.md", []byte("second\n")); !errors.Is(err, os.ErrExist) {
+		t.Errorf("a second create: %v, want os.ErrExist", err)
+	}
+	if got := read(t, filepath.Join(root, "notes", "a.md")); got != "first\n" {
+		t.Errorf("the file holds %q", got)
+	}
 }
