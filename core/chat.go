@@ -533,8 +533,7 @@ func (c *Chat) logTurn(t *turn, message, reply string) error {
 	if who == "" {
 		who = "Assistant"
 	}
-	body := "**User:** " + strings.TrimSpace(message) + "\n\n**" + who + ":** " + strings.TrimSpace(reply)
 	heading := t.now.Format("15:04") + turnHeadingMark + t.session.Name
-	_, err := memory.AppendLogEntry(c.WS.Home, t.now, heading, body)
+	_, err := memory.AppendLogEntry(c.WS.Home, t.now, heading, memory.TurnEntry(message, who, reply))
 	return err
 }

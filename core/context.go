@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"agent/core/printable"
+	"agent/memory"
 	"agent/prompts"
 )
 
@@ -683,8 +684,7 @@ func inWindow(h Recalled, window []StoredMessage, session string) bool {
 			// A logged turn is told by its user's words: replies repeat
 			// (a model's "Noted."), and one that matched would hide a
 			// dropped turn.
-			first, _, _ := strings.Cut(body, "\n")
-			if m.Role == "user" && strings.Contains(h.Text, "**User:** "+strings.TrimSpace(first)) {
+			if m.Role == "user" && strings.Contains(h.Text, memory.TurnProbe(body)) {
 				return true
 			}
 			continue

@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"agent/core/distill"
+	"agent/memory"
 )
 
 // Migrations holds this package's state.db schema (session_summaries).
@@ -243,8 +244,7 @@ func loggedTurns(home, since, mark string, turns []Turn) ([]distill.Source, int,
 	}
 	logged, next := 0, 0
 	for _, t := range turns {
-		first, _, _ := strings.Cut(strings.TrimSpace(t.User), "\n")
-		probe := "**User:** " + strings.TrimSpace(first)
+		probe := memory.TurnProbe(t.User)
 		for j := next; j < len(sections); j++ {
 			sec := sections[j]
 			if !strings.Contains(strings.Join(logs[sec.src].Lines[sec.start:sec.end], "\n"), probe) {
