@@ -284,3 +284,55 @@ func TestAutoCompactWhenTheWindowMoves(t *testing.T) {
 		t.Errorf("the last request does not open with the summary: %q", clipTest(last.Messages[3].Content))
 	}
 }
+
+// What compaction cannot do it refuses before asking the model, storing
+// nothing: turns chatted with --no-log are not in the logs it cites, and a
+// num_ctx whose summary room is too small for a line is refused by name.
+func TestCompactRefusesWhatItCannotDo(t *testing.T) {
+	ctx := context.Background()
+	f := newChatFixture(t, true)
+	f.chat.Sessions = NewSessions(f.ws.State, f.chat.Now)
+	f.srv.Default(ollamatest.Text(strings.Repeat("a long reply about nothing much ", 40)))
+	s := f.session("quiet")
+	f.chat.NumCtx, f.chat.NoLog = 4900, true
+	turns := func(n int) {
+		t.Helper()
+		for i := 0; i < n; i++ {
+			if _, err := f.chat.Turn(ctx, s, fmt.Sprintf("question %d about the long reply", i), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	turns(8)
+	m := &citingModel{}
+	_, err := f.chat.Compact(ctx, s, m, nil)
+	if !errors.Is(err, compact.ErrNothing) || !strings.Contains(err.Error(), "is in the logs") {
+		t.Errorf("turns not logged: err = %v, want ErrNothing naming the logs", err)
+	}
+	if len(m.prompts) != 0 {
+		t.Errorf("the model was asked %d times about turns it could not cite", len(m.prompts))
+	}
+
+	f.chat.NoLog = false
+	turns(8)
+	f.chat.NumPredict = 64
+	refused := 0
+	for numCtx := 4900; numCtx >= 1000; numCtx -= 25 {
+		f.chat.NumCtx = numCtx
+		_, err := f.chat.Compact(ctx, s, distillFunc(func(distill.Request) string { return `{"items":[]}` }), nil)
+		if errors.Is(err, ErrContextTooSmall) {
+			break
+		}
+		if errors.Is(err, compact.ErrInvalid) && strings.Contains(err.Error(), "leaves the summary no room") {
+			refused = numCtx
+			break
+		}
+	}
+	if refused == 0 {
+		t.Fatal("no num_ctx between 4900 and the fixed layers' size was refused for the summary's room")
+	}
+	if _, ok, _ := compact.Load(ctx, f.ws.State, s.ID); ok {
+		t.Error("a summary was stored")
+	}
+	t.Logf("the summary's room refused at num_ctx %d", refused)
+}
