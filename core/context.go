@@ -312,8 +312,11 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	// its room, in words: fixed shares only, so they stay put all session.
 	blockChars := int(float64(avail-recallCap-messageRoom-openRoom-a.SummaryRoom) / 2 * blockRatio(est.charsPerToken))
 	withSummary := in.Summary != "" && summaryLayer.Tokens <= histBudget-openRoom
-	if withSummary || in.ReserveSummary {
+	switch {
+	case withSummary:
 		histBudget -= max(summaryLayer.Tokens, a.SummaryRoom)
+	case in.ReserveSummary: // the room, not a summary left out for its size
+		histBudget -= a.SummaryRoom
 	}
 	if !withSummary && in.Summary != "" {
 		a.Cuts = append(a.Cuts, fmt.Sprintf("summary: left out, ~%d tokens do not fit the history's ~%d", summaryLayer.Tokens, histBudget-openRoom))

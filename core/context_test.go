@@ -314,3 +314,30 @@ func identityText(f identityFacts) string {
 	s, _ := identitySection(f)
 	return s
 }
+
+// A summary left out for its size (a smaller num_ctx than it was written
+// for) takes no room from the history beyond the summary's own share.
+func TestASummaryLeftOutTakesOnlyItsRoom(t *testing.T) {
+	in := baseInput()
+	in.NumCtx, in.Reserve, in.ReserveSummary = 4096, 512, true
+	for i := 0; i < 80; i++ {
+		in.History = append(in.History,
+			StoredMessage{ID: int64(2*i + 1), Role: "user", Content: fmt.Sprintf("question %d %s", i, strings.Repeat("x", 100))},
+			StoredMessage{ID: int64(2*i + 2), Role: "assistant", Content: fmt.Sprintf("answer %d %s", i, strings.Repeat("y", 100))})
+	}
+	without, err := assemble(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Summary, in.SummarySource = summaryHeader+strings.Repeat("- a long summary line (logs/2026-11-20.md:3)\n", 400), "compacted"
+	with, err := assemble(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(with.Cuts) == 0 || !strings.HasPrefix(with.Cuts[len(with.Cuts)-1], "summary: left out") && !strings.HasPrefix(with.Cuts[0], "summary: left out") {
+		t.Fatalf("the summary was not left out: %v", with.Cuts)
+	}
+	if with.WindowStart != without.WindowStart {
+		t.Errorf("the window starts at %d with a summary left out, at %d with none", with.WindowStart, without.WindowStart)
+	}
+}
