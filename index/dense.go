@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -86,7 +87,7 @@ func (ix *Index) denseNotice(msg string) {
 // normalised over the candidates and weighted by denseWeight. A chunk not
 // embedded yet gets the median of the others, so it neither rises nor
 // falls for being new.
-func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, order []*candidate, byID map[int64]*candidate) ([]*candidate, error) {
+func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, cosines *unitCosines, order []*candidate, byID map[int64]*candidate) ([]*candidate, error) {
 	if !ix.hasVectors(ctx) {
 		ix.denseNotice(fmt.Sprintf("no passage is embedded with %s yet (agent memory reindex embeds them): searching by words only", ix.embedder.Name()))
 		return order, nil
@@ -97,7 +98,7 @@ func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, order []
 		ix.denseNotice(fmt.Sprintf("the passages are embedded with %s, not %s (agent memory reindex embeds them again): searching by words only", model, id))
 		return order, nil
 	}
-	best, err := ix.scanVectors(ctx, q, id)
+	best, err := ix.scanVectors(ctx, q, id, cosines)
 	if err != nil {
 		return nil, err
 	}
@@ -158,11 +159,24 @@ func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, order []
 	return order, nil
 }
 
+// unitCosines holds each unit's cosine with the query, by the unit's text
+// hash, for the length of one search: a fresh search that finds a file
+// changed runs its query again after the update (freshQuery), and the
+// update embeds nothing, so the second query reads which chunks hold which
+// unit and reuses the cosines rather than scanning every vector again.
+type unitCosines struct {
+	byHash  map[[16]byte]float32
+	scanned bool // byHash has every unit a chunk held at the scan
+}
+
 // scanVectors is the brute-force vector search: the best cosine of each
 // embedded chunk's units with q. Two sequential scans, no join: which
 // chunks hold each unit text, then every stored vector once, read in place
-// (a join looked each vector up by its hash: slower per unit).
-func (ix *Index) scanVectors(ctx context.Context, q []float32, id string) (map[int64]float32, error) {
+// (a join looked each vector up by its hash: slower per unit). With the
+// cosines of an earlier scan in the same search, the vectors are not read
+// again: only a unit embedded since (by a pass in another process) is
+// looked up.
+func (ix *Index) scanVectors(ctx context.Context, q []float32, id string, known *unitCosines) (map[int64]float32, error) {
 	holders := map[[16]byte][]int64{}
 	rows, err := ix.db.QueryContext(ctx, sqlScanUnits)
 	if err != nil {
@@ -183,32 +197,85 @@ func (ix *Index) scanVectors(ctx context.Context, q []float32, id string) (map[i
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	best := map[int64]float32{}
-	rows, err = ix.db.QueryContext(ctx, sqlScanVectors, id)
-	if err != nil {
-		return nil, err
+	if known == nil {
+		known = &unitCosines{}
 	}
-	defer rows.Close()
-	var hash, vec sql.RawBytes
-	for rows.Next() {
-		if err := rows.Scan(&hash, &vec); err != nil {
+	if known.byHash == nil {
+		known.byHash = make(map[[16]byte]float32, len(holders))
+	}
+	if known.scanned {
+		if err := ix.lookUpCosines(ctx, q, id, holders, known.byHash); err != nil {
 			return nil, err
 		}
-		if len(hash) != 16 {
-			continue
+	} else {
+		if err := ix.scanCosines(ctx, q, id, holders, known.byHash); err != nil {
+			return nil, err
 		}
-		cids := holders[[16]byte(hash)]
-		if len(cids) == 0 {
-			continue // a paragraph no chunk holds any more
+		known.scanned = true
+	}
+	best := map[int64]float32{}
+	for h, cids := range holders {
+		cos, ok := known.byHash[h]
+		if !ok {
+			continue // a unit row whose vector is gone
 		}
-		cos := dotBlob(q, vec)
 		for _, c := range cids {
 			if have, ok := best[c]; !ok || cos > have {
 				best[c] = cos
 			}
 		}
 	}
-	return best, rows.Err()
+	return best, nil
+}
+
+// scanCosines reads every stored vector of the model once, in place, and
+// records the cosine with q of each one a chunk holds.
+func (ix *Index) scanCosines(ctx context.Context, q []float32, id string, holders map[[16]byte][]int64, into map[[16]byte]float32) error {
+	rows, err := ix.db.QueryContext(ctx, sqlScanVectors, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var hash, vec sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&hash, &vec); err != nil {
+			return err
+		}
+		if len(hash) != 16 {
+			continue
+		}
+		if len(holders[[16]byte(hash)]) == 0 {
+			continue // a paragraph no chunk holds any more
+		}
+		into[[16]byte(hash)] = dotBlob(q, vec)
+	}
+	return rows.Err()
+}
+
+// lookUpCosines adds the cosines of the held units an earlier scan did not
+// see, one indexed look-up each.
+func (ix *Index) lookUpCosines(ctx context.Context, q []float32, id string, holders map[[16]byte][]int64, into map[[16]byte]float32) error {
+	var look *sql.Stmt
+	for h := range holders {
+		if _, ok := into[h]; ok {
+			continue
+		}
+		if look == nil {
+			var err error
+			if look, err = ix.db.PrepareContext(ctx, sqlVectorByHash); err != nil {
+				return err
+			}
+			defer look.Close()
+		}
+		var vec []byte
+		switch err := look.QueryRowContext(ctx, id, h[:]).Scan(&vec); {
+		case err == nil:
+			into[h] = dotBlob(q, vec)
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+	}
+	return nil
 }
 
 // candidateRows reads the date and file of chunks the vector search found.

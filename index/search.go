@@ -79,6 +79,7 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	}
 	if d := ix.startDense(ctx, query, opts.Raw); d != nil {
 		p.dense = sync.OnceValues(d) // a query run twice (freshQuery) waits once
+		p.cosines = &unitCosines{}
 	}
 	// A watcher's word is asked for before looking at index.db, for
 	// answering may have meant rebuilding it.
