@@ -87,18 +87,20 @@ func (ix *Index) denseNotice(msg string) {
 // normalised over the candidates and weighted by denseWeight. A chunk not
 // embedded yet gets the median of the others, so it neither rises nor
 // falls for being new.
-func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, cosines *unitCosines, order []*candidate, byID map[int64]*candidate) ([]*candidate, error) {
-	if !ix.hasVectors(ctx) {
+func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, memo *denseMemo, order []*candidate, byID map[int64]*candidate) ([]*candidate, error) {
+	model, err := ix.storedModel(ctx, memo)
+	if err != nil {
+		return nil, err
+	}
+	if model == "" {
 		ix.denseNotice(fmt.Sprintf("no passage is embedded with %s yet (agent memory reindex embeds them): searching by words only", ix.embedder.Name()))
 		return order, nil
 	}
-	var model string
-	ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?1`, metaEmbedModel).Scan(&model)
 	if model != id {
 		ix.denseNotice(fmt.Sprintf("the passages are embedded with %s, not %s (agent memory reindex embeds them again): searching by words only", model, id))
 		return order, nil
 	}
-	best, err := ix.scanVectors(ctx, q, id, cosines)
+	best, err := ix.scanVectors(ctx, q, id, memo)
 	if err != nil {
 		return nil, err
 	}
@@ -159,14 +161,39 @@ func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, cosines 
 	return order, nil
 }
 
-// unitCosines holds each unit's cosine with the query, by the unit's text
-// hash, for the length of one search: a fresh search that finds a file
-// changed runs its query again after the update (freshQuery), and the
-// update embeds nothing, so the second query reads which chunks hold which
-// unit and reuses the cosines rather than scanning every vector again.
-type unitCosines struct {
-	byHash  map[[16]byte]float32
-	scanned bool // byHash has every unit a chunk held at the scan
+// denseMemo is what the vector side of one search reads once and keeps
+// for a query run twice (freshQuery finds a file changed, updates the
+// index and queries again; the update embeds nothing): the model the
+// stored vectors belong to, and each unit's cosine with the query by the
+// unit's text hash, so the second query reads which chunks hold which
+// unit rather than every vector again.
+type denseMemo struct {
+	model     string // the meta table's embed_model, "" when nothing was embedded
+	haveModel bool
+	byHash    map[[16]byte]float32
+	scanned   bool // byHash has every unit a chunk held at the scan
+}
+
+// know takes the embedding model from meta facts the search read anyway.
+func (d *denseMemo) know(m metaFacts) {
+	if d != nil {
+		d.model, d.haveModel = m.embedModel, true
+	}
+}
+
+// storedModel is the identity the stored vectors belong to, "" when none
+// is: the meta table's, read once per search. The key is written in the
+// transaction that makes the vector tables, so it also says they exist.
+func (ix *Index) storedModel(ctx context.Context, memo *denseMemo) (string, error) {
+	if memo != nil && memo.haveModel {
+		return memo.model, nil
+	}
+	m, err := ix.meta(ctx)
+	if err != nil {
+		return "", err
+	}
+	memo.know(m)
+	return m.embedModel, nil
 }
 
 // scanVectors is the brute-force vector search: the best cosine of each
@@ -176,7 +203,7 @@ type unitCosines struct {
 // cosines of an earlier scan in the same search, the vectors are not read
 // again: only a unit embedded since (by a pass in another process) is
 // looked up.
-func (ix *Index) scanVectors(ctx context.Context, q []float32, id string, known *unitCosines) (map[int64]float32, error) {
+func (ix *Index) scanVectors(ctx context.Context, q []float32, id string, memo *denseMemo) (map[int64]float32, error) {
 	holders := map[[16]byte][]int64{}
 	rows, err := ix.db.QueryContext(ctx, sqlScanUnits)
 	if err != nil {
@@ -197,25 +224,25 @@ func (ix *Index) scanVectors(ctx context.Context, q []float32, id string, known 
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if known == nil {
-		known = &unitCosines{}
+	if memo == nil {
+		memo = &denseMemo{}
 	}
-	if known.byHash == nil {
-		known.byHash = make(map[[16]byte]float32, len(holders))
+	if memo.byHash == nil {
+		memo.byHash = make(map[[16]byte]float32, len(holders))
 	}
-	if known.scanned {
-		if err := ix.lookUpCosines(ctx, q, id, holders, known.byHash); err != nil {
+	if memo.scanned {
+		if err := ix.lookUpCosines(ctx, q, id, holders, memo.byHash); err != nil {
 			return nil, err
 		}
 	} else {
-		if err := ix.scanCosines(ctx, q, id, holders, known.byHash); err != nil {
+		if err := ix.scanCosines(ctx, q, id, holders, memo.byHash); err != nil {
 			return nil, err
 		}
-		known.scanned = true
+		memo.scanned = true
 	}
 	best := map[int64]float32{}
 	for h, cids := range holders {
-		cos, ok := known.byHash[h]
+		cos, ok := memo.byHash[h]
 		if !ok {
 			continue // a unit row whose vector is gone
 		}

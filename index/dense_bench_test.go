@@ -103,11 +103,10 @@ func (w wordVectors) Embed(_ context.Context, texts []string) ([][]float32, erro
 	return out, nil
 }
 
-// BenchmarkFreshSearchAfterEdit times a fresh search by meaning right after
-// a note changed, the search that finds the change, updates the index and
-// runs its query again (freshQuery), over AGENT_BENCH_UNITS embedded
-// paragraphs (default 20,000, 100 dimensions) in 2,000 daily logs.
-func BenchmarkFreshSearchAfterEdit(b *testing.B) {
+// embeddedCorpus is a workspace of 2,000 daily logs holding
+// AGENT_BENCH_UNITS paragraphs (default 20,000), indexed and embedded with
+// 100-dimension wordVectors.
+func embeddedCorpus(b *testing.B) (*Index, string) {
 	n := 20000
 	if s := os.Getenv("AGENT_BENCH_UNITS"); s != "" {
 		n, _ = strconv.Atoi(s)
@@ -140,7 +139,7 @@ func BenchmarkFreshSearchAfterEdit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer ix.Close()
+	b.Cleanup(func() { ix.Close() })
 	ix.SetEmbedder(wordVectors{dims: 100})
 	if _, err := ix.Reindex(ctx, ReindexOptions{}); err != nil {
 		b.Fatal(err)
@@ -148,6 +147,15 @@ func BenchmarkFreshSearchAfterEdit(b *testing.B) {
 	if st, err := ix.Embed(ctx, EmbedOptions{}); err != nil || st.Left != 0 {
 		b.Fatal(st, err)
 	}
+	return ix, home
+}
+
+// BenchmarkFreshSearchAfterEdit times a fresh search by meaning right after
+// a note changed, the search that finds the change, updates the index and
+// runs its query again (freshQuery), over embeddedCorpus.
+func BenchmarkFreshSearchAfterEdit(b *testing.B) {
+	ix, home := embeddedCorpus(b)
+	ctx := context.Background()
 	edited := filepath.Join(home, logsDir, "0000.md")
 	b.ResetTimer()
 	for i := range b.N {
@@ -162,5 +170,23 @@ func BenchmarkFreshSearchAfterEdit(b *testing.B) {
 		if _, err := ix.Search(ctx, "tulip bulbs by the fence", SearchOptions{Fresh: true}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSearchByMeaning times a search by meaning of an index that is
+// up to date, plain and fresh (the quick no-change check), over
+// embeddedCorpus (AGENT_BENCH_UNITS=2000 makes the vector scan small
+// beside the rest).
+func BenchmarkSearchByMeaning(b *testing.B) {
+	ix, _ := embeddedCorpus(b)
+	ctx := context.Background()
+	for _, fresh := range []bool{false, true} {
+		b.Run(fmt.Sprintf("fresh=%v", fresh), func(b *testing.B) {
+			for range b.N {
+				if _, err := ix.Search(ctx, "tulip bulbs by the fence", SearchOptions{Fresh: fresh}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -24,7 +26,7 @@ func TestSecondScanReusesCosines(t *testing.T) {
 	id, _ := e.Identity(ctx)
 	vs, _ := e.Embed(ctx, []string{"tulip fence"})
 	q := decodeVec(encodeVec(vs[0]))
-	known := &unitCosines{}
+	known := &denseMemo{}
 	first, err := ix.scanVectors(ctx, q, id, known)
 	if err != nil || len(first) == 0 {
 		t.Fatalf("first scan: %v %v", first, err)
@@ -63,5 +65,45 @@ func TestSecondScanReusesCosines(t *testing.T) {
 		if fresh[cid] != 0 {
 			t.Errorf("chunk %d: a new search's scan did not read the vectors again", cid)
 		}
+	}
+}
+
+// The search reads which model the stored vectors belong to from the meta
+// table: none yet, another one, the same one.
+func TestSearchByMeaningNeedsTheSameModel(t *testing.T) {
+	ctx := context.Background()
+	home := workspace(t, map[string]string{
+		"logs/2026-11-20.md": "# a\n\ntulip bulbs by the fence\n",
+		"logs/2026-11-21.md": "# b\n\nmeeting about the budget\n",
+	})
+	for _, c := range []struct {
+		embed, search int // dimensions: another number, another identity
+		says          string
+	}{
+		{0, 8, "no passage is embedded with words yet"},
+		{8, 16, "the passages are embedded with words/8, not words/16"},
+		{8, 8, ""},
+	} {
+		os.Remove(filepath.Join(home, FileName))
+		ix, w := open(t, home)
+		reindex(t, ix, false)
+		if c.embed > 0 {
+			ix.SetEmbedder(wordVectors{dims: c.embed})
+			if _, err := ix.Embed(ctx, EmbedOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ix.SetEmbedder(wordVectors{dims: c.search})
+		hits := search(t, ix, "tulip", SearchOptions{Fresh: true})
+		msgs := w.take()
+		if c.says == "" && len(msgs) != 0 || c.says != "" && !hasWarning(msgs, c.says) {
+			t.Errorf("embedded %d, searched %d: warnings %q, want %q", c.embed, c.search, msgs, c.says)
+		}
+		// The other chunk comes only by meaning, and only with the model
+		// the vectors are of.
+		if byMeaning := len(hits) == 2 && hits[1].Query == denseLabel; byMeaning != (c.says == "") {
+			t.Errorf("embedded %d, searched %d: hits %+v", c.embed, c.search, hits)
+		}
+		ix.Close()
 	}
 }

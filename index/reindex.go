@@ -153,6 +153,7 @@ type metaFacts struct {
 	chunks      int
 	bytes       int64
 	lastReindex time.Time
+	embedModel  string // the identity the stored vectors belong to (vectors.go)
 }
 
 func (ix *Index) meta(ctx context.Context) (metaFacts, error) {
@@ -179,6 +180,8 @@ func (ix *Index) meta(ctx context.Context) (metaFacts, error) {
 			m.bytes = asInt(v)
 		case "last_reindex":
 			m.lastReindex = time.Unix(0, asInt(v))
+		case metaEmbedModel:
+			m.embedModel = asString(v)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -190,6 +193,14 @@ func (ix *Index) meta(ctx context.Context) (metaFacts, error) {
 func asInt(v any) int64 {
 	n, _ := v.(int64)
 	return n
+}
+
+func asString(v any) string {
+	if b, ok := v.([]byte); ok {
+		return string(b)
+	}
+	s, _ := v.(string)
+	return s
 }
 
 // manifestRow is one files row.
