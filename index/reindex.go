@@ -129,6 +129,9 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int),
 			return Stats{Unchanged: n, Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil
 		}
 	}
+	if ix.walkHook != nil {
+		ix.walkHook()
+	}
 	ents, sum, why, err := walkTrust(ix.home)
 	if err != nil {
 		return Stats{}, fmt.Errorf("reindex %s: %w", ix.home, err)

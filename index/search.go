@@ -147,6 +147,9 @@ func (ix *Index) freshQuery(ctx context.Context, p plan, k int, opts SearchOptio
 		err  error
 	}
 	ch := make(chan walked, 1)
+	if ix.walkHook != nil {
+		ix.walkHook()
+	}
 	go func() {
 		ents, sum, err := walk(ix.home)
 		ch <- walked{ents, sum, err}
