@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 
 	"github.com/ollama/ollama/fs/ggml"
 )
@@ -47,13 +48,17 @@ func Filled(name string, v float32, shape ...uint64) *ggml.Tensor {
 }
 
 // Write writes the model to path through a temporary file renamed over
-// it, so an interrupted run leaves no half model for a cache to reuse.
+// it, so an interrupted run leaves no half model for a cache to reuse, and
+// two runs writing the same path at once each leave a whole one.
 func Write(path string, kv ggml.KV, ts []*ggml.Tensor) error {
-	f, err := os.Create(path + ".tmp")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
-	err = ggml.WriteGGUF(f, kv, ts)
+	err = f.Chmod(0o644)
+	if err == nil {
+		err = ggml.WriteGGUF(f, kv, ts)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -61,10 +66,10 @@ func Write(path string, kv ggml.KV, ts []*ggml.Tensor) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(path+".tmp", path)
+		err = os.Rename(f.Name(), path)
 	}
 	if err != nil {
-		os.Remove(path + ".tmp")
+		os.Remove(f.Name())
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
