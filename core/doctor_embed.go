@@ -21,15 +21,20 @@ func (r *DoctorReport) Add(c DoctorCheck) {
 // --embed-model embed, and how many of the index's chunks have vectors. A
 // model that cannot embed fails like the chat model does (exit 4); a
 // backlog is no failure (search uses words alone for those chunks), but
-// its fix says how to clear it.
+// its fix says how to clear it. It costs one embedding (the identity's
+// dimensions are that vector's, as a search learns them from its query)
+// and no walk of the files: the index's own counts answer.
 func DoctorEmbeddings(ctx context.Context, home string, e index.Embedder) DoctorCheck {
 	c := DoctorCheck{Name: "embeddings", ollama: true}
 	ctx, cancel := context.WithTimeout(ctx, doctorOllamaTimeout)
 	defer cancel()
-	id, err := e.Identity(ctx)
-	var vs [][]float32
+	vs, err := e.Embed(ctx, []string{"agent doctor"})
+	if err == nil && (len(vs) != 1 || len(vs[0]) == 0) {
+		err = fmt.Errorf("returned no vector")
+	}
+	var id string
 	if err == nil {
-		vs, err = e.Embed(ctx, []string{"agent doctor"})
+		id, err = e.Identity(ctx)
 	}
 	if err != nil {
 		c.Detail = fmt.Sprintf("%s: %v", e.Name(), err)
@@ -46,7 +51,7 @@ func DoctorEmbeddings(ctx context.Context, home string, e index.Embedder) Doctor
 		return c
 	}
 	defer ix.Close()
-	st, err1 := ix.Status(ctx)
+	st, err1 := ix.Summary(ctx)
 	left, err2 := ix.EmbedBacklog(ctx)
 	if err1 != nil || err2 != nil || st.Rebuild != "" {
 		return c

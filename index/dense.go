@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -86,18 +87,20 @@ func (ix *Index) denseNotice(msg string) {
 // normalised over the candidates and weighted by denseWeight. A chunk not
 // embedded yet gets the median of the others, so it neither rises nor
 // falls for being new.
-func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, order []*candidate, byID map[int64]*candidate) ([]*candidate, error) {
-	if !ix.hasVectors(ctx) {
+func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, memo *denseMemo, order []*candidate, byID map[int64]*candidate) ([]*candidate, error) {
+	model, err := ix.storedModel(ctx, memo)
+	if err != nil {
+		return nil, err
+	}
+	if model == "" {
 		ix.denseNotice(fmt.Sprintf("no passage is embedded with %s yet (agent memory reindex embeds them): searching by words only", ix.embedder.Name()))
 		return order, nil
 	}
-	var model string
-	ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?1`, metaEmbedModel).Scan(&model)
 	if model != id {
 		ix.denseNotice(fmt.Sprintf("the passages are embedded with %s, not %s (agent memory reindex embeds them again): searching by words only", model, id))
 		return order, nil
 	}
-	best, err := ix.scanVectors(ctx, q, id)
+	best, err := ix.scanVectors(ctx, q, id, memo)
 	if err != nil {
 		return nil, err
 	}
@@ -158,11 +161,49 @@ func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, order []
 	return order, nil
 }
 
+// denseMemo is what the vector side of one search reads once and keeps
+// for a query run twice (freshQuery finds a file changed, updates the
+// index and queries again; the update embeds nothing): the model the
+// stored vectors belong to, and each unit's cosine with the query by the
+// unit's text hash, so the second query reads which chunks hold which
+// unit rather than every vector again.
+type denseMemo struct {
+	model     string // the meta table's embed_model, "" when nothing was embedded
+	haveModel bool
+	byHash    map[[16]byte]float32
+	scanned   bool // byHash has every unit a chunk held at the scan
+}
+
+// know takes the embedding model from meta facts the search read anyway.
+func (d *denseMemo) know(m metaFacts) {
+	if d != nil {
+		d.model, d.haveModel = m.embedModel, true
+	}
+}
+
+// storedModel is the identity the stored vectors belong to, "" when none
+// is: the meta table's, read once per search. The key is written in the
+// transaction that makes the vector tables, so it also says they exist.
+func (ix *Index) storedModel(ctx context.Context, memo *denseMemo) (string, error) {
+	if memo != nil && memo.haveModel {
+		return memo.model, nil
+	}
+	m, err := ix.meta(ctx)
+	if err != nil {
+		return "", err
+	}
+	memo.know(m)
+	return m.embedModel, nil
+}
+
 // scanVectors is the brute-force vector search: the best cosine of each
 // embedded chunk's units with q. Two sequential scans, no join: which
 // chunks hold each unit text, then every stored vector once, read in place
-// (a join looked each vector up by its hash: slower per unit).
-func (ix *Index) scanVectors(ctx context.Context, q []float32, id string) (map[int64]float32, error) {
+// (a join looked each vector up by its hash: slower per unit). With the
+// cosines of an earlier scan in the same search, the vectors are not read
+// again: only a unit embedded since (by a pass in another process) is
+// looked up.
+func (ix *Index) scanVectors(ctx context.Context, q []float32, id string, memo *denseMemo) (map[int64]float32, error) {
 	holders := map[[16]byte][]int64{}
 	rows, err := ix.db.QueryContext(ctx, sqlScanUnits)
 	if err != nil {
@@ -183,32 +224,85 @@ func (ix *Index) scanVectors(ctx context.Context, q []float32, id string) (map[i
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	best := map[int64]float32{}
-	rows, err = ix.db.QueryContext(ctx, sqlScanVectors, id)
-	if err != nil {
-		return nil, err
+	if memo == nil {
+		memo = &denseMemo{}
 	}
-	defer rows.Close()
-	var hash, vec sql.RawBytes
-	for rows.Next() {
-		if err := rows.Scan(&hash, &vec); err != nil {
+	if memo.byHash == nil {
+		memo.byHash = make(map[[16]byte]float32, len(holders))
+	}
+	if memo.scanned {
+		if err := ix.lookUpCosines(ctx, q, id, holders, memo.byHash); err != nil {
 			return nil, err
 		}
-		if len(hash) != 16 {
-			continue
+	} else {
+		if err := ix.scanCosines(ctx, q, id, holders, memo.byHash); err != nil {
+			return nil, err
 		}
-		cids := holders[[16]byte(hash)]
-		if len(cids) == 0 {
-			continue // a paragraph no chunk holds any more
+		memo.scanned = true
+	}
+	best := map[int64]float32{}
+	for h, cids := range holders {
+		cos, ok := memo.byHash[h]
+		if !ok {
+			continue // a unit row whose vector is gone
 		}
-		cos := dotBlob(q, vec)
 		for _, c := range cids {
 			if have, ok := best[c]; !ok || cos > have {
 				best[c] = cos
 			}
 		}
 	}
-	return best, rows.Err()
+	return best, nil
+}
+
+// scanCosines reads every stored vector of the model once, in place, and
+// records the cosine with q of each one a chunk holds.
+func (ix *Index) scanCosines(ctx context.Context, q []float32, id string, holders map[[16]byte][]int64, into map[[16]byte]float32) error {
+	rows, err := ix.db.QueryContext(ctx, sqlScanVectors, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var hash, vec sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&hash, &vec); err != nil {
+			return err
+		}
+		if len(hash) != 16 {
+			continue
+		}
+		if len(holders[[16]byte(hash)]) == 0 {
+			continue // a paragraph no chunk holds any more
+		}
+		into[[16]byte(hash)] = dotBlob(q, vec)
+	}
+	return rows.Err()
+}
+
+// lookUpCosines adds the cosines of the held units an earlier scan did not
+// see, one indexed look-up each.
+func (ix *Index) lookUpCosines(ctx context.Context, q []float32, id string, holders map[[16]byte][]int64, into map[[16]byte]float32) error {
+	var look *sql.Stmt
+	for h := range holders {
+		if _, ok := into[h]; ok {
+			continue
+		}
+		if look == nil {
+			var err error
+			if look, err = ix.db.PrepareContext(ctx, sqlVectorByHash); err != nil {
+				return err
+			}
+			defer look.Close()
+		}
+		var vec []byte
+		switch err := look.QueryRowContext(ctx, id, h[:]).Scan(&vec); {
+		case err == nil:
+			into[h] = dotBlob(q, vec)
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+	}
+	return nil
 }
 
 // candidateRows reads the date and file of chunks the vector search found.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -61,13 +64,129 @@ func BenchmarkVectorScan(b *testing.B) {
 			q := decodeVec(encodeVec(v))
 			b.ResetTimer()
 			for range b.N {
-				best, err := ix.scanVectors(ctx, q, "bench")
+				best, err := ix.scanVectors(ctx, q, "bench", nil)
 				if err != nil || len(best) == 0 {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/unit")
 			b.ReportMetric(float64(n*dims*4)/float64(n)/1e3, "kB-vector/unit")
+		})
+	}
+}
+
+// wordVectors is an Embedder for benchmarks: a text's vector is the sum of
+// its words' vectors, each drawn from a generator seeded by the word, so
+// texts sharing words point alike and every run embeds the same.
+type wordVectors struct{ dims int }
+
+func (w wordVectors) Identity(context.Context) (string, error) {
+	return fmt.Sprintf("words/%d", w.dims), nil
+}
+
+func (w wordVectors) Name() string { return "words" }
+
+func (w wordVectors) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, w.dims)
+		for _, word := range strings.Fields(strings.ToLower(t)) {
+			h := fnv.New64a()
+			h.Write([]byte(word))
+			rng := rand.New(rand.NewPCG(h.Sum64(), 1))
+			for j := range v {
+				v[j] += float32(rng.NormFloat64())
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// embeddedCorpus is a workspace of 2,000 daily logs holding
+// AGENT_BENCH_UNITS paragraphs (default 20,000), indexed and embedded with
+// 100-dimension wordVectors.
+func embeddedCorpus(b *testing.B) (*Index, string) {
+	n := 20000
+	if s := os.Getenv("AGENT_BENCH_UNITS"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	ctx := context.Background()
+	home := b.TempDir()
+	words := strings.Fields("garden tulip school children rain budget manager boiler noise fence bulbs walk home meeting train ticket lisbon flight dentist cake birthday river kingfisher")
+	rng := rand.New(rand.NewPCG(3, 4))
+	const files = 2000
+	perFile := max(n/files, 1)
+	for f := range files {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "# day %d\n", f)
+		for range perFile {
+			sb.WriteString("\n")
+			for range 12 {
+				sb.WriteString(words[rng.IntN(len(words))] + " ")
+			}
+			fmt.Fprintf(&sb, "note%d\n", rng.IntN(1e6))
+		}
+		p := filepath.Join(home, logsDir, fmt.Sprintf("%04d.md", f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ix, err := Open(ctx, home, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	ix.SetEmbedder(wordVectors{dims: 100})
+	if _, err := ix.Reindex(ctx, ReindexOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	if st, err := ix.Embed(ctx, EmbedOptions{}); err != nil || st.Left != 0 {
+		b.Fatal(st, err)
+	}
+	return ix, home
+}
+
+// BenchmarkFreshSearchAfterEdit times a fresh search by meaning right after
+// a note changed, the search that finds the change, updates the index and
+// runs its query again (freshQuery), over embeddedCorpus.
+func BenchmarkFreshSearchAfterEdit(b *testing.B) {
+	ix, home := embeddedCorpus(b)
+	ctx := context.Background()
+	edited := filepath.Join(home, logsDir, "0000.md")
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		f, err := os.OpenFile(edited, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(f, "\nedit %d garden\n", i)
+		f.Close()
+		b.StartTimer()
+		if _, err := ix.Search(ctx, "tulip bulbs by the fence", SearchOptions{Fresh: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSearchByMeaning times a search by meaning of an index that is
+// up to date, plain and fresh (the quick no-change check), over
+// embeddedCorpus (AGENT_BENCH_UNITS=2000 makes the vector scan small
+// beside the rest).
+func BenchmarkSearchByMeaning(b *testing.B) {
+	ix, _ := embeddedCorpus(b)
+	ctx := context.Background()
+	for _, fresh := range []bool{false, true} {
+		b.Run(fmt.Sprintf("fresh=%v", fresh), func(b *testing.B) {
+			for range b.N {
+				if _, err := ix.Search(ctx, "tulip bulbs by the fence", SearchOptions{Fresh: fresh}); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

@@ -51,6 +51,9 @@ type Index struct {
 	// stands for the read failing (tests run as root, whom no permission
 	// stops).
 	readHook func(rel string) error
+	// walkHook, set only by tests, runs before each full walk a refresh or
+	// a fresh search falls back to when the quick check cannot tell.
+	walkHook func()
 	// vouch is what the last walk found about vouching (Vouchable).
 	vouch vouchState
 	// embedder, when set, adds embeddings to searches (dense.go);

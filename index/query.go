@@ -113,6 +113,9 @@ type plan struct {
 	// dense, when set, waits for the query's embedding (dense.go); nil
 	// when the search is by words only.
 	dense func() ([]float32, string)
+	// memo keeps what the vector side read for a query run twice in one
+	// search (freshQuery).
+	memo *denseMemo
 }
 
 // buildPlan turns a search's text into its sub-queries: the OR of its words

@@ -71,16 +71,19 @@ func quickDigestTrust(home string) (sum digest, n int, why string, ok bool) {
 			return digest{}, 0, "", false
 		}
 	}
-	// Sources: a folder that is gone, or anything unusual, is walk's to
-	// report.
+	// Sources: a folder that is gone counts as walk counts it (one entry),
+	// so a search does not walk everything while it stays gone; anything
+	// unusual inside a folder is walk's to report.
 	sources, err := memory.LoadSources(home)
 	if err != nil {
 		return digest{}, 0, "", false
 	}
 	for _, s := range sources {
-		real, err := filepath.EvalSymlinks(s.Dir)
-		if err != nil || unix.Stat(real, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			return digest{}, 0, "", false
+		real, gone := sourceFolder(s)
+		if gone != nil {
+			sum.add(gone.hash())
+			n++
+			continue
 		}
 		q.trust.note(remotePath(real, "source "+s.Name))
 		if !q.dir(real, s.Name+":") {

@@ -77,7 +77,7 @@ func (ix *Index) rankPlan(ctx context.Context, p plan, k int) ([]candidate, erro
 	if p.dense != nil {
 		if q, id := p.dense(); q != nil {
 			var err error
-			if order, err = ix.fuseDense(ctx, q, id, order, byID); err != nil {
+			if order, err = ix.fuseDense(ctx, q, id, p.memo, order, byID); err != nil {
 				return nil, err
 			}
 		}

@@ -129,6 +129,9 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int),
 			return Stats{Unchanged: n, Files: m.files, Chunks: m.chunks, Bytes: m.bytes}, nil
 		}
 	}
+	if ix.walkHook != nil {
+		ix.walkHook()
+	}
 	ents, sum, why, err := walkTrust(ix.home)
 	if err != nil {
 		return Stats{}, fmt.Errorf("reindex %s: %w", ix.home, err)
@@ -153,6 +156,7 @@ type metaFacts struct {
 	chunks      int
 	bytes       int64
 	lastReindex time.Time
+	embedModel  string // the identity the stored vectors belong to (vectors.go)
 }
 
 func (ix *Index) meta(ctx context.Context) (metaFacts, error) {
@@ -179,6 +183,8 @@ func (ix *Index) meta(ctx context.Context) (metaFacts, error) {
 			m.bytes = asInt(v)
 		case "last_reindex":
 			m.lastReindex = time.Unix(0, asInt(v))
+		case metaEmbedModel:
+			m.embedModel = asString(v)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -190,6 +196,14 @@ func (ix *Index) meta(ctx context.Context) (metaFacts, error) {
 func asInt(v any) int64 {
 	n, _ := v.(int64)
 	return n
+}
+
+func asString(v any) string {
+	if b, ok := v.([]byte); ok {
+		return string(b)
+	}
+	s, _ := v.(string)
+	return s
 }
 
 // manifestRow is one files row.

@@ -79,6 +79,7 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	}
 	if d := ix.startDense(ctx, query, opts.Raw); d != nil {
 		p.dense = sync.OnceValues(d) // a query run twice (freshQuery) waits once
+		p.memo = &denseMemo{}
 	}
 	// A watcher's word is asked for before looking at index.db, for
 	// answering may have meant rebuilding it.
@@ -132,6 +133,7 @@ func (ix *Index) freshQuery(ctx context.Context, p plan, k int, opts SearchOptio
 	if err != nil {
 		return nil, err
 	}
+	p.memo.know(m) // the update below does not change it
 	// After a monitor's "changed" the quick check would almost always
 	// fail too: the walk runs straight away.
 	if ix.monitor == nil {
@@ -145,6 +147,9 @@ func (ix *Index) freshQuery(ctx context.Context, p plan, k int, opts SearchOptio
 		err  error
 	}
 	ch := make(chan walked, 1)
+	if ix.walkHook != nil {
+		ix.walkHook()
+	}
 	go func() {
 		ents, sum, err := walk(ix.home)
 		ch <- walked{ents, sum, err}

@@ -3,6 +3,7 @@
 package index
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,9 +41,44 @@ func vaultWorkspace(t *testing.T) (home, vault string) {
 func TestQuickDigestAgreesWithWalkOverSources(t *testing.T) {
 	home, vault := vaultWorkspace(t)
 	checkQuickDigest(t, home, true)
-	// A source folder that is gone is walk's to report.
+	// A source folder that is gone counts as the one entry walk makes of it.
 	os.Rename(vault, vault+"-away")
-	checkQuickDigest(t, home, false)
+	checkQuickDigest(t, home, true)
+	// So does a source that is a file.
+	os.WriteFile(vault, []byte("not a folder"), 0o644)
+	checkQuickDigest(t, home, true)
+}
+
+// While a source folder stays gone, a search or a refresh costs what it
+// costs when nothing changed: the quick check, no full walk, no update.
+func TestMissingSourceCostsNoWalk(t *testing.T) {
+	home, vault := vaultWorkspace(t)
+	ix, _ := open(t, home)
+	reindex(t, ix, false)
+	if err := os.Rename(vault, vault+"-away"); err != nil {
+		t.Fatal(err)
+	}
+	ageAll(t, home)
+	reindex(t, ix, false) // notes the folder gone
+	walks := 0
+	ix.walkHook = func() { walks++ }
+	for range 3 {
+		if hits := search(t, ix, "kingfisher", SearchOptions{Fresh: true}); len(hits) != 1 {
+			t.Fatalf("the gone folder's notes are not searchable: %+v", hits)
+		}
+	}
+	st, err := ix.Refresh(context.Background())
+	if err != nil || st.Changes() != 0 {
+		t.Fatalf("refresh: %+v %v", st, err)
+	}
+	if walks != 0 {
+		t.Errorf("%d full walks for 3 fresh searches and a refresh, want none", walks)
+	}
+	// The hook is what it says: a change the quick check sees walks once.
+	write(t, home, "logs/2026-11-25.md", "# today\n\nA heron.\n")
+	if hits := search(t, ix, "heron", SearchOptions{Fresh: true}); len(hits) != 1 || walks != 1 {
+		t.Errorf("after an edit: %d walks, hits %+v", walks, hits)
+	}
 }
 
 func TestSourceNotesIndexedAndKeptWhileGone(t *testing.T) {

@@ -113,6 +113,22 @@ func walkTrust(home string) ([]entry, digest, string, error) {
 // searchable until it returns or the source is removed.
 func (w *walker) walkSource(s memory.Source) {
 	prefix := s.Name + ":"
+	real, gone := sourceFolder(s)
+	if gone != nil {
+		w.add(*gone)
+		return
+	}
+	w.trust.note(remotePath(real, "source "+s.Name))
+	w.root, w.logs, w.source = real, real, prefix
+	w.dir(real, real, prefix)
+	w.source = ""
+}
+
+// sourceFolder resolves a source's folder; when it is gone (or not a
+// directory) it returns instead the one entry that stands for it, the same
+// for walk and quickDigest, so a folder that stays gone leaves the digest
+// as it was and costs no more than an unchanged one.
+func sourceFolder(s memory.Source) (real string, gone *entry) {
 	real, err := filepath.EvalSymlinks(s.Dir)
 	var st unix.Stat_t
 	if err == nil {
@@ -123,13 +139,9 @@ func (w *walker) walkSource(s memory.Source) {
 		if err != nil {
 			why = errText(err)
 		}
-		w.add(entry{rel: prefix, root: s.Dir, problem: missingPrefix + s.Dir + " (" + why + "); its notes stay searchable until it returns or the source is removed"})
-		return
+		return "", &entry{rel: s.Name + ":", root: s.Dir, problem: missingPrefix + s.Dir + " (" + why + "); its notes stay searchable until it returns or the source is removed"}
 	}
-	w.trust.note(remotePath(real, "source "+s.Name))
-	w.root, w.logs, w.source = real, real, prefix
-	w.dir(real, real, prefix)
-	w.source = ""
+	return real, nil
 }
 
 // missingPrefix starts the problem of a source folder that is gone.
@@ -298,13 +310,18 @@ func (w *walker) linkArea() string {
 
 func (w *walker) add(e entry) {
 	w.out = append(w.out, e)
+	w.sum.add(e.hash())
+}
+
+// hash is the entry's share of the digest.
+func (e *entry) hash() entryHash {
 	var h entryHash
 	h.init()
 	h.str(e.rel)
 	h.num(uint64(e.size))
 	h.num(uint64(e.mtimeNS))
 	h.str(e.problem)
-	w.sum.add(h)
+	return h
 }
 
 // entryHash is FNV-1a over an entry's path, then its size, mtime and

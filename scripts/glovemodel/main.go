@@ -14,18 +14,17 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
 
 	"github.com/ollama/ollama/fs/ggml"
+
+	"agent/scripts/internal/gguf"
 )
 
 // The model's shape: GloVe's 100 dimensions, one bert layer.
@@ -72,7 +71,7 @@ func run(dir, out string, n int) error {
 	}
 	tokens := []string{"[UNK]"}
 	types := []int32{2} // unknown
-	emb := make(weights, dims, dims*(n+1))
+	emb := make(gguf.F32, dims, dims*(n+1))
 	for _, word := range w.Words {
 		if len(tokens) > n {
 			break
@@ -86,11 +85,6 @@ func run(dir, out string, n int) error {
 		emb = append(emb, v[:dims]...)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	path := filepath.Join(out, "glove.gguf")
-	g, err := os.Create(path + ".tmp")
-	if err != nil {
 		return err
 	}
 	kv := ggml.KV{
@@ -118,22 +112,10 @@ func run(dir, out string, n int) error {
 		"tokenizer.ggml.add_bos_token":      false,
 		"tokenizer.ggml.add_eos_token":      false,
 	}
-	zeros := func(name string, shape ...uint64) *ggml.Tensor {
-		size := uint64(1)
-		for _, d := range shape {
-			size *= d
-		}
-		return &ggml.Tensor{Name: name, Kind: 0, Shape: shape, WriterTo: make(weights, size)}
-	}
-	ones := func(name string) *ggml.Tensor {
-		w := make(weights, dims)
-		for i := range w {
-			w[i] = 1
-		}
-		return &ggml.Tensor{Name: name, Kind: 0, Shape: []uint64{dims}, WriterTo: w}
-	}
+	zeros := func(name string, shape ...uint64) *ggml.Tensor { return gguf.Filled(name, 0, shape...) }
+	ones := func(name string) *ggml.Tensor { return gguf.Filled(name, 1, dims) }
 	ts := []*ggml.Tensor{
-		{Name: "token_embd.weight", Kind: 0, Shape: []uint64{dims, uint64(len(tokens))}, WriterTo: emb},
+		gguf.Tensor("token_embd.weight", emb, dims, uint64(len(tokens))),
 		zeros("token_types.weight", dims, 2),
 		zeros("position_embd.weight", dims, contextLength),
 		ones("token_embd_norm.weight"), zeros("token_embd_norm.bias", dims),
@@ -146,27 +128,8 @@ func run(dir, out string, n int) error {
 		zeros("blk.0.ffn_down.weight", feedForward, dims), zeros("blk.0.ffn_down.bias", dims),
 		ones("blk.0.layer_output_norm.weight"), zeros("blk.0.layer_output_norm.bias", dims),
 	}
-	if err := ggml.WriteGGUF(g, kv, ts); err != nil {
-		g.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := g.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(path+".tmp", path); err != nil {
+	if err := gguf.Write(filepath.Join(out, "glove.gguf"), kv, ts); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(out, "Modelfile"), []byte(modelfile), 0o644)
-}
-
-// weights is an F32 tensor's data, written little-endian as GGUF stores it.
-type weights []float32
-
-func (w weights) WriteTo(out io.Writer) (int64, error) {
-	buf := make([]byte, 4*len(w))
-	for i, v := range w {
-		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))
-	}
-	n, err := out.Write(buf)
-	return int64(n), err
 }

@@ -18,18 +18,17 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ollama/ollama/fs/ggml"
+
+	"agent/scripts/internal/gguf"
 )
 
 // The model's shape: the smallest llama that llama.cpp accepts without
@@ -97,11 +96,6 @@ func write(dir, modelfile string, tokens []string, scores []float32, types []int
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	path := filepath.Join(dir, "tiny.gguf")
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
 	kv := ggml.KV{
 		"general.architecture":                   "llama",
 		"general.name":                           "tiny",
@@ -127,12 +121,8 @@ func write(dir, modelfile string, tokens []string, scores []float32, types []int
 		"tokenizer.ggml.add_bos_token":           true,
 		"tokenizer.ggml.add_eos_token":           false,
 	}
-	if err := ggml.WriteGGUF(f, kv, tensors(types)); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := gguf.Write(filepath.Join(dir, "tiny.gguf"), kv, tensors(types)); err != nil {
+		return err
 	}
 	mf := filepath.Join(dir, "Modelfile")
 	if err := os.WriteFile(mf, []byte(modelfile), 0o644); err != nil {
@@ -218,19 +208,13 @@ func tensors(types []int32) []*ggml.Tensor {
 		for _, d := range shape {
 			n *= d
 		}
-		w := make(weights, n)
+		w := make(gguf.F32, n)
 		for i := range w {
 			w[i] = float32(rng.NormFloat64() * 0.02)
 		}
-		return &ggml.Tensor{Name: name, Kind: 0 /* F32 */, Shape: shape, WriterTo: w}
+		return gguf.Tensor(name, w, shape...)
 	}
-	ones := func(name string) *ggml.Tensor {
-		w := make(weights, embed)
-		for i := range w {
-			w[i] = 1
-		}
-		return &ggml.Tensor{Name: name, Kind: 0, Shape: []uint64{embed}, WriterTo: w}
-	}
+	ones := func(name string) *ggml.Tensor { return gguf.Filled(name, 1, embed) }
 	ts := []*ggml.Tensor{
 		t("token_embd.weight", embed, vocab),
 		ones("output_norm.weight"),
@@ -260,7 +244,7 @@ func tensors(types []int32) []*ggml.Tensor {
 // control tokens or stray UTF-8 bytes, which Ollama would hold back and so
 // leave the reply empty.
 func output(rng *rand.Rand, types []int32) *ggml.Tensor {
-	w := make(weights, embed*len(types))
+	w := make(gguf.F32, embed*len(types))
 	for tok, typ := range types {
 		if typ != typeNormal {
 			continue
@@ -269,17 +253,5 @@ func output(rng *rand.Rand, types []int32) *ggml.Tensor {
 			w[tok*embed+i] = float32(rng.NormFloat64())
 		}
 	}
-	return &ggml.Tensor{Name: "output.weight", Kind: 0, Shape: []uint64{embed, uint64(len(types))}, WriterTo: w}
-}
-
-// weights is an F32 tensor's data, written little-endian as GGUF stores it.
-type weights []float32
-
-func (w weights) WriteTo(out io.Writer) (int64, error) {
-	buf := make([]byte, 4*len(w))
-	for i, v := range w {
-		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))
-	}
-	n, err := out.Write(buf)
-	return int64(n), err
+	return gguf.Tensor("output.weight", w, embed, uint64(len(types)))
 }
