@@ -13,7 +13,11 @@
 # the prompt Ollama rendered (its trace log) after the longest prefix it
 # shares with the previous one, over the prompt's length — the new message
 # and its context, and whatever the template prints anew (llama3.x: the
-# tool list and the previous user message). Recall placements: exchange
+# tool list and the previous user message). That floor counts characters;
+# a character at the end of a long prompt costs more than the mean one of a
+# cold evaluation (attention reads everything before it), so the floor in
+# time multiplies it by what a character appended to the cold prompt costs
+# against one of its cold evaluation, measured apart (tailcost, below). Recall placements: exchange
 # (the default) under every template, and layer (the design's literal
 # order) under the in-place one, side by side. Prints markdown tables on
 # stdout, progress on stderr.
@@ -66,6 +70,36 @@ conversation() {
 	OLLAMA_HOST=$OLLAMA_HOST "$OLLAMA_BIN" stop "$2" >/dev/null 2>&1
 	out=$("$bin" --home "$home" chat --continue --json --recall-placement "$1" "turn cold: what do my notes say about the trip and the boiler?")
 	echo "cold $(field prompt_eval_duration <<<"$out")"
+	tailcost "$2" "$from" "$(field prompt_eval_duration <<<"$out")"
+}
+
+# tailcost MODEL FROM COLD_NS: what a character evaluated at the end of the
+# cold request's prompt costs against one of its cold evaluation, measured
+# apart from the turns: the server's last rendered prompt (the cold one) is
+# sent again raw (all of it cached, with the model still loaded), then with
+# a paragraph appended; the second request's prompt evaluation is that
+# paragraph's. Prints "tail FACTOR".
+tailcost() {
+	python3 - "$OLLAMA_TMP/serve.log" "$2" "$OLLAMA_HOST" "$1" "$AGENT_NUM_CTX" "$3" <<'PY'
+import ast, json, sys, urllib.request
+log, first, host, model, num_ctx, cold = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
+prompt = None
+with open(log, encoding="utf-8", errors="replace") as f:
+    for i, line in enumerate(f):
+        if i >= first and 'msg="completion request"' in line and ' prompt="' in line:
+            prompt = ast.literal_eval(line[line.index(' prompt="') + 8:].rstrip("\n"))
+def generate(p):
+    body = json.dumps({"model": model, "prompt": p, "raw": True, "stream": False,
+                       "options": {"num_ctx": num_ctx, "num_predict": 1}, "keep_alive": "10m"}).encode()
+    req = urllib.request.Request("http://%s/api/generate" % host, body, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=600) as r:
+        return json.load(r)
+para = ("Recalled memory: the plumber comes on Friday morning about the boiler, the flights to Lisbon are booked "
+        "for the fourth of December, and the tulips were planted by the blue door in the garden. ") * 3
+generate(prompt)
+d = [generate(prompt + para)["prompt_eval_duration"], generate(prompt + para[::-1])["prompt_eval_duration"]]
+print("tail %.4f" % ((min(d) / len(para)) / (cold / len(prompt))))
+PY
 }
 
 # floor FROM TO: over the prompts the server rendered between those lines of
@@ -99,10 +133,12 @@ stat() { # stat DATA WHAT
 	awk -v what="$2" '
 		$1 == "floor" { floor = $2; next }
 		$1 == "cold" { cold = $2; next }
+		$1 == "tail" { tailf = $2; next }
 		{ d[$1] = $2; cut[$1] = ($1 > 1 && $5 != prev); prev = $5; last = $1
 		  if ($1 > 1) { r = ($4 > 0) ? $3 / $4 : 0; if (cut[$1]) cuts++; s += r; n++; if (min == "" || r < min) { min = r; minfloor = 1 - $6 / $4 } m2 += $2; n2++ } }
 		END {
 			steady = m2 / n2 / cold
+			factor = tailf
 			if (what == "t1") printf "%.1f ms", d[1] / 1e6
 			if (what == "t2") printf "%.1f ms", d[2] / 1e6
 			if (what == "tl") printf "%.1f ms%s", d[last] / 1e6, cut[last] ? " (a window cut)" : ""
@@ -110,6 +146,9 @@ stat() { # stat DATA WHAT
 			if (what == "steady") printf "%.3f×", steady
 			if (what == "floor") printf "%.3f×", floor
 			if (what == "target") printf "%s (%.2f× the floor, %+.3f)", (steady <= 1.25 * floor || steady <= floor + 0.05) ? "met" : "NOT met", steady / floor, steady - floor
+			if (what == "factor") printf "%.2f×", factor
+			if (what == "tfloor") printf "%.3f×", floor * factor
+			if (what == "ttarget") printf "%s (%.2f× the floor in time, %+.3f)", (steady <= 1.25 * floor * factor || steady <= floor * factor + 0.05) ? "met" : "NOT met", steady / (floor * factor), steady - floor * factor
 			if (what == "cold") printf "%.1f ms", cold / 1e6
 			if (what == "ratio") printf "%.3f×", d[last] / cold
 			if (what == "mean") { m = 0; for (i = 2; i <= last; i++) m += d[i]; printf "%.1f ms", m / (last - 1) / 1e6 }
@@ -130,5 +169,8 @@ row "turn $turns / cold" ratio
 row "mean of turns 2–$turns / cold (window cuts included)" steady
 row "the template's floor: the share of a later prompt it renders anew" floor
 row "mean / cold against the floor" target "≤ 1.25× the floor or within 0.05"
+row "a character evaluated at the end of the prompt, against one of a cold evaluation" factor
+row "the floor in time: the template's floor × that" tfloor
+row "mean / cold against the floor in time" ttarget "≤ 1.25× or within 0.05"
 row "bytes shared with the previous request, turns 2–$turns" reuse
 row "turns on which the history window was cut" cuts
