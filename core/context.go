@@ -127,8 +127,9 @@ func (r Recalled) Citation() string {
 const (
 	// PlacementExchange (the default) sends a message's recall, with the
 	// turn's time, at the top of the user message itself and stores both
-	// with the exchange, so every later request replays the same bytes and
-	// the whole conversation stays a prefix the model can keep cached. Never
+	// with the exchange, so later requests replay the same bytes (until the
+	// window folds the recall away, fitHistory) and the conversation stays
+	// a prefix the model can keep cached. Never
 	// a system message: Ollama joins every system message into the
 	// template's .System, which llama3.x and qwen2.x print once at the very
 	// top, so a context message anywhere would change the request's first
@@ -377,7 +378,7 @@ func turnContext(note, recalled string) string {
 // its context (the bracketed time, then the fenced recall) at the top, a
 // blank line, then the user's own words. The two are stored apart and
 // joined here, the same way for the new message and every replayed one,
-// so a message is the same bytes in every later request. A message stored
+// so a message is the same bytes in later requests. A message stored
 // before this layout (its context then a system message of its own) is
 // replayed the same way: the columns are unchanged, only the join is new,
 // so an old session costs one uncached turn and is a prefix again after.

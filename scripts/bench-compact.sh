@@ -3,7 +3,7 @@
 #
 # The same scripted session twice, each turn a new process (`chat --continue --json --num-ctx N`): once as shipped
 # (auto-compaction off) and once with --auto-compact. Per turn: the wall time of the whole process and Ollama's
-# prompt_eval_duration, and whether a compaction ran after it. Prints a markdown table on stdout, progress on
+# prompt_eval_duration, and whether a compaction ran in it (before its request). Prints a markdown table on stdout, progress on
 # stderr. The tiny model's summaries are noise, so its compactions fail the citation checks and store nothing: what
 # is measured is the model call itself, and that a failed one is not retried before the window moves again.
 # Environment: COMPACT_TURNS (default 40), COMPACT_NUM_CTX (default 8192: the tiny model counts about one token a character), AGENT_BIN.
@@ -39,15 +39,17 @@ session() {
 off=$(session)
 on=$(session --auto-compact)
 paste <(echo "$off") <(echo "$on") | awk -v turns="$turns" -v numctx="$numctx" '
-	{ offw += $2; onw += $6; if ($8 > 0) { n++; cw += $6 - $2; comp[$1 + 1] = 1 } else { plainw += $6 - $2 }
+	{ offw += $2; onw += $6
+	  if ($8 > 0) { n++; cw += $6 - $2; ownoff += $3; ownon += $7; comp[$1 + 1] = 1 } else { plainw += $6 - $2 }
 	  if (comp[$1]) { nextoff += $3; nexton += $7; nn++ } }
 	END {
 		printf "| auto-compaction on the real Ollama (tiny model, %d turns, num_ctx %d) | off | on |\n|---|---|---|\n", turns, numctx
 		printf "| whole session, wall time | %.1f s | %.1f s |\n", offw / 1000, onw / 1000
-		printf "| turns followed by a compaction | 0 | %d |\n", n
+		printf "| turns with a compaction (before their request) | 0 | %d |\n", n
 		if (n > 0) {
 			printf "| extra wall time of a turn with a compaction (on − off, mean) | — | %.0f ms |\n", cw / n
-			printf "| the next turn: prompt evaluation (mean) | %.0f ms | %.0f ms |\n", nextoff / nn, nexton / nn
+			printf "| that turn: prompt evaluation (mean) | %.0f ms | %.0f ms |\n", ownoff / n, ownon / n
 		}
+		if (nn > 0) printf "| the next turn: prompt evaluation (mean) | %.0f ms | %.0f ms |\n", nextoff / nn, nexton / nn
 		if (turns - n > 0) printf "| extra wall time of the other turns (mean) | — | %.0f ms |\n", plainw / (turns - n)
 	}'
