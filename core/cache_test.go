@@ -250,7 +250,7 @@ func TestAnEarlierLayoutSessionReplays(t *testing.T) {
 	s := f.session("old")
 	oldCtx := "[sent Sat 21 Nov 2026 18:00]\n\n" + recallHeader + "\n<memory source=\"MEMORY.md:5-6 › Memory › User Facts\">\n- My sister Ana lives in Porto.\n</memory>\n"
 	oldRequest := "system\x00fixed\x00user\x00where does Ana live?\x00" // as the old code recorded it: roles and contents
-	if _, err := f.chat.Sessions.AppendRequest(ctx, s, StoredMessage{Role: "user", Content: "where does Ana live?", Context: oldCtx}, oldRequest); err != nil {
+	if _, err := f.chat.Sessions.AppendRequest(ctx, s, StoredMessage{Role: "user", Content: "where does Ana live?", Context: oldCtx}, oldRequest, 0); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.chat.Sessions.Append(ctx, s, StoredMessage{Role: "assistant", Content: "In Porto."}); err != nil {

@@ -224,8 +224,12 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	// Only the session's tail: no window can hold more than NumCtx tokens,
 	// at most maxCharsPerToken characters each.
 	var history []StoredMessage
+	var foldBefore int64
 	if s.ID != 0 {
 		if history, err = c.Sessions.Tail(ctx, *s, c.NumCtx*maxCharsPerToken); err != nil {
+			return nil, err
+		}
+		if foldBefore, err = c.Sessions.FoldBefore(ctx, *s); err != nil {
 			return nil, err
 		}
 	}
@@ -279,7 +283,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 		Prompt: p, Bootstrap: t.bootstrap, Identity: identity, IdentityCuts: identityCuts,
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
-		Recalled: r.hits, History: history, SessionName: s.Name, Note: timeNote(t.now), Message: message, ToolsChars: tools.BuiltinChars,
+		Recalled: r.hits, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Message: message, ToolsChars: tools.BuiltinChars,
 		Summary: compacted, SummarySource: compactedSource, ReserveSummary: reserveSummary,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
@@ -410,7 +414,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	// Stored under a context that Ctrl-C cannot cancel: the message must be
 	// saved even when the reply is interrupted.
 	store := context.WithoutCancel(ctx)
-	if _, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context}, t.request); err != nil {
+	if _, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context}, t.request, t.assembled.FoldBefore); err != nil {
 		return nil, err
 	}
 

@@ -70,6 +70,9 @@ type Assembled struct {
 	// carries (math.MaxInt64 when it carries none): what comes before it
 	// was dropped, and is what a compaction summarises.
 	WindowStart int64 `json:"-"`
+	// FoldBefore is the session's fold point with this request: stored
+	// with the message (Sessions.AppendRequest), it never moves back.
+	FoldBefore int64 `json:"-"`
 	// WindowMoved says the window starts later than it did for the
 	// session's previous message: the turn re-evaluates the whole history
 	// (a fold, which changes only the window's end, is not a move).
@@ -163,6 +166,7 @@ type assemblyInput struct {
 	ProfileSource string
 	Recalled      []Recalled
 	History       []StoredMessage
+	FoldBefore    int64 // the session's fold point (Sessions.FoldBefore)
 	SessionName   string
 	// Summary is the session's compaction summary, as sent (empty: none);
 	// SummarySource names it for the layer.
@@ -297,8 +301,9 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	recallCap := min(int(float64(avail)*recallShare), maxRecallTokens)
 	messageRoom := int(float64(avail) * messageShare)
 	histBudget := avail - recallCap - max(msgTokens+noteTokens, messageRoom)
-	// The window's open part may replay contexts as large as a recall
-	// (fitHistory); the layer placement replays none.
+	// The window's open part has a recall's room at least, kept spare
+	// when the window's start is chosen (fitHistory); the layer placement
+	// replays no context.
 	openRoom := recallCap
 	if placement != PlacementExchange {
 		openRoom = 0
@@ -324,11 +329,18 @@ func assemble(in assemblyInput) (*Assembled, error) {
 		summaryLayer.Tokens = 0
 	}
 
-	w := fitHistory(est, in.History, histBudget, openRoom, blockChars, in.SessionName, placement)
+	// The new message's recall comes before older passages: the window's
+	// open part keeps them only while what its hits want fits beside them
+	// (a recall's share at least, all the hits at most).
+	openLimit := avail - max(msgTokens+noteTokens, messageRoom) - max(recallWant(est, in.Recalled), recallCap)
+	if withSummary {
+		openLimit -= summaryLayer.Tokens
+	}
+	w := fitHistory(est, in.History, in.FoldBefore, histBudget, openRoom, openLimit, blockChars, in.SessionName, placement)
 	histLayer := w.layer
-	a.WindowStart = w.start
+	a.WindowStart, a.FoldBefore = w.start, w.foldBefore
 	if n := lastUserMessage(in.History); n > 0 {
-		before := fitHistory(est, in.History[:n], histBudget, openRoom, blockChars, in.SessionName, placement)
+		before := fitHistory(est, in.History[:n], in.FoldBefore, histBudget, openRoom, openLimit, blockChars, in.SessionName, placement)
 		a.WindowMoved = before.start != w.start
 	}
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
@@ -472,23 +484,28 @@ type window struct {
 	// start is the stored ID of the first exchange kept, open the first
 	// whose context is replayed in full (math.MaxInt64: none).
 	start, open int64
+	// foldBefore is the session's fold point after this request: the user
+	// messages below it replay their time only.
+	foldBefore int64
 }
 
 // fitHistory keeps the most recent exchanges that fit, whole.
 //
 // An exchange's stored context (its time and the passages recalled for
 // it) is replayed byte for byte while the exchange is in the window's open
-// part; older ones are folded to their time. The open part's contexts may
-// take openRoom tokens beyond their folded size: when an exchange would
-// take them past it, every exchange up to it folds at once, and the open
-// part starts empty again. So a fold happens only every few turns, and the
-// request it changes is short after the change (the folded exchanges and
-// the new message): a context is a quarter of what the fixed layers leave,
-// and replaying every one in full would leave a small model's window one
-// or two exchanges, moved on every turn. A folded passage is recallable
-// again (windowCarries). Where the open part starts depends only on where
-// the window starts and what the session holds, so between folds each
-// request extends the last.
+// part; older ones are folded to their time. The open part has the room
+// the window's folded exchanges and the new message's recall leave
+// (openLimit; openRoom at least, kept spare when the window's start is
+// chosen): while there is room nothing folds, and when it runs out every
+// exchange not yet folded folds at once, the session keeps where (the
+// fold point, foldBefore), and the open part starts empty again. So a fold
+// happens only when the room runs out, and the request it changes is short
+// after the change (the folded exchanges and the new message): a context
+// is a quarter of what the fixed layers leave, and replaying every one in
+// full would leave a small model's window one or two exchanges, moved on
+// every turn. A folded passage is recallable again (windowCarries), and
+// since a fold is kept, a window that moves never replays it again.
+// Between folds each request extends the last.
 //
 // The window does not slide one exchange per turn either: the transcript
 // is divided, from its start, into blocks of about blockChars of words (a
@@ -504,7 +521,7 @@ type window struct {
 // budget), the same is tried with blocks of half the size, and so on:
 // those boundaries include the coarser ones, so the window still moves in
 // steps.
-func fitHistory(est estimator, stored []StoredMessage, budget, openRoom, blockChars int, session, placement string) window {
+func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget, openRoom, openLimit, blockChars int, session, placement string) window {
 	w := window{layer: Layer{Name: LayerHistory, Source: "session " + session}, start: math.MaxInt64, open: math.MaxInt64}
 	if session == "" {
 		w.layer.Source = "new session"
@@ -527,11 +544,22 @@ func fitHistory(est estimator, stored []StoredMessage, budget, openRoom, blockCh
 			}
 		}
 	}
+	// The open part is what the session has not folded yet; when it would
+	// take the window past its budget, or past openLimit (what the new
+	// message's recall leaves), all of it folds, for good (the session
+	// keeps foldBefore: a window that moves, and so has room again, must
+	// not replay a passage a later message has recalled anew).
 	open, room := start, 0
-	for i := start; i < len(ex); i++ {
-		if room += extra[i]; room > openRoom {
-			open, room = i+1, 0
-		}
+	for open < len(ex) && ex[open].id < foldBefore {
+		open++
+	}
+	for i := open; i < len(ex); i++ {
+		room += extra[i]
+	}
+	w.foldBefore = foldBefore
+	if open < len(ex) && folded[start]+room > min(budget, openLimit) {
+		open, room = len(ex), 0
+		w.foldBefore = ex[len(ex)-1].id + 1
 	}
 	w.layer.Tokens = folded[start] + room
 	for i := start; i < len(ex); i++ {
@@ -576,6 +604,18 @@ func tokensOf(est estimator, msgs []Message) int {
 	n := 0
 	for _, m := range msgs {
 		n += est.message(m)
+	}
+	return n
+}
+
+// recallWant is what the hits would take, fenced, were there room for all.
+func recallWant(est estimator, hits []Recalled) int {
+	if len(hits) == 0 {
+		return 0
+	}
+	n := est.tokens(recallHeader)
+	for _, h := range hits {
+		n += est.tokens(recallBlock(h)) + 1
 	}
 	return n
 }

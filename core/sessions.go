@@ -145,7 +145,8 @@ const (
 		FROM sessions s WHERE s.id = (SELECT session_id FROM messages WHERE id < ?1 AND session_id != ?2 ORDER BY id DESC LIMIT 1)`
 	sqlFirstMessage   = `SELECT COALESCE(min(id), 9223372036854775807) FROM messages WHERE session_id = ?`
 	sqlLastRequestGet = `SELECT last_request FROM sessions WHERE id = ?`
-	sqlLastRequestSet = `UPDATE sessions SET last_request = ? WHERE id = ?`
+	sqlLastRequestSet = `UPDATE sessions SET last_request = ?, fold_before = max(fold_before, ?) WHERE id = ?`
+	sqlFoldBeforeGet  = `SELECT fold_before FROM sessions WHERE id = ?`
 	sqlCalibrationGet = `SELECT chars_per_token FROM model_calibration WHERE model = ?`
 	sqlCalibrationSet = `INSERT INTO model_calibration (model, chars_per_token, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT(model) DO UPDATE SET chars_per_token = excluded.chars_per_token, updated_at = excluded.updated_at`
@@ -317,12 +318,31 @@ func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (in
 
 // AppendRequest is Append for a user's message that is about to be sent:
 // the request (requestText) is recorded as the session's last in the same
-// transaction, one commit instead of two on the turn's path.
-func (st *Sessions) AppendRequest(ctx context.Context, s *Session, m StoredMessage, request string) (int64, error) {
-	return st.appendWith(ctx, s, m, &request)
+// transaction, one commit instead of two on the turn's path, and with it
+// where its window stops replaying recalled passages (FoldBefore; it only
+// ever moves forward).
+func (st *Sessions) AppendRequest(ctx context.Context, s *Session, m StoredMessage, request string, foldBefore int64) (int64, error) {
+	return st.appendWith(ctx, s, m, &sentRequest{request, foldBefore})
 }
 
-func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage, request *string) (int64, error) {
+// sentRequest is what AppendRequest records with the message.
+type sentRequest struct {
+	text       string
+	foldBefore int64
+}
+
+// FoldBefore is where the session's window stops replaying recalled
+// passages: the user messages with lower IDs are folded (fitHistory).
+func (st *Sessions) FoldBefore(ctx context.Context, s Session) (int64, error) {
+	var id int64
+	err := st.db.QueryRowContext(ctx, sqlFoldBeforeGet, s.ID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, err
+}
+
+func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage, request *sentRequest) (int64, error) {
 	calls := ""
 	if len(m.ToolCalls) > 0 {
 		b, err := json.Marshal(m.ToolCalls)
@@ -354,7 +374,7 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 		return 0, fmt.Errorf("store message: %w", err)
 	}
 	if request != nil {
-		if _, err := tx.ExecContext(ctx, sqlLastRequestSet, *request, s.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, sqlLastRequestSet, request.text, request.foldBefore, s.ID); err != nil {
 			return 0, fmt.Errorf("store message: %w", err)
 		}
 	}

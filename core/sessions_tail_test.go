@@ -153,3 +153,23 @@ func TestMessagePositionsKeptAndBackfilled(t *testing.T) {
 	st = NewSessions(ws.State, time.Now)
 	check("backfilled by the migration")
 }
+
+// A session's fold point is kept with each request and never moves back,
+// whatever a later request says (a fold is never undone).
+func TestFoldPointOnlyMovesForward(t *testing.T) {
+	f := newChatFixture(t, true)
+	ctx := context.Background()
+	st := f.chat.Sessions
+	s, err := st.Create(ctx, "folds", "llama3.2:latest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct{ send, want int64 }{{0, 0}, {7, 7}, {3, 7}, {0, 7}, {12, 12}} {
+		if _, err := st.AppendRequest(ctx, &s, StoredMessage{Role: "user", Content: "hello"}, "request", step.send); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := st.FoldBefore(ctx, s); err != nil || got != step.want {
+			t.Fatalf("after a request with fold point %d: %d (%v), want %d", step.send, got, err, step.want)
+		}
+	}
+}

@@ -87,6 +87,7 @@ func TestFoldsKeepTheWindowLongAndTheCostFlat(t *testing.T) {
 				t.Errorf("turn %d: the window holds %d messages", turn, hist.Items)
 			}
 		}
+		in.FoldBefore = a.FoldBefore // as chat stores it with the message
 		id++
 		in.History = append(in.History, StoredMessage{ID: id, Role: "user", Content: in.Message, Context: a.Context})
 		id++
