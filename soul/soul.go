@@ -178,11 +178,6 @@ func (s *Store) Revert(ctx context.Context, id int64) (Revision, error) {
 	return rev, nil
 }
 
-// Diff returns a unified diff from old to new, "" when they are equal.
-func Diff(oldName, old, newName, new string) string {
-	return revisions.Diff(oldName, old, newName, new)
-}
-
 // sync records SOUL.md as a user revision if it differs from the latest one,
 // and returns its content and matching revision. With allowMissing a missing
 // file is not an error: it returns revision 0.

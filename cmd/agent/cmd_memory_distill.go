@@ -16,6 +16,7 @@ import (
 	"agent/core/distill"
 	"agent/core/memrev"
 	"agent/index"
+	"agent/soul/revisions"
 )
 
 // memoryDistillCommands: agent memory distill, and MEMORY.md's revisions
@@ -392,7 +393,7 @@ func (a *app) runMemoryDiff(ctx context.Context, st *memrev.Store, revs []int64)
 		return err
 	}
 	name := func(id int64) string { return "MEMORY.md@" + strconv.FormatInt(id, 10) }
-	return a.printSoulDiff(from, to, memrev.Diff(name(from), old.Content, name(to), cur.Content))
+	return a.printSoulDiff(from, to, revisions.Diff(name(from), old.Content, name(to), cur.Content))
 }
 
 func (a *app) runMemoryRevert(ctx context.Context, st *memrev.Store, revs []int64) error {

@@ -11,6 +11,7 @@ import (
 
 	"agent/core"
 	"agent/core/skills"
+	"agent/soul/revisions"
 )
 
 func (a *app) skillsCommand() *cli.Command {
@@ -382,7 +383,7 @@ func (a *app) runSkillsDiff(ctx context.Context, c skillsCall) error {
 		return err
 	}
 	label := func(id int64) string { return c.name + "/" + skills.FileName + "@" + strconv.FormatInt(id, 10) }
-	return a.printSoulDiff(from, to, skills.Diff(label(from), old.Content, label(to), cur.Content))
+	return a.printSoulDiff(from, to, revisions.Diff(label(from), old.Content, label(to), cur.Content))
 }
 
 func (a *app) runSkillsRevert(ctx context.Context, c skillsCall) error {

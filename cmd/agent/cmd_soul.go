@@ -218,7 +218,7 @@ func (a *app) runSoulDiff(ctx context.Context, st *soul.Store, revs []int64) err
 	if err != nil {
 		return err
 	}
-	return a.printSoulDiff(from, to, soul.Diff(revName(from), old.Content, revName(to), toContent))
+	return a.printSoulDiff(from, to, revisions.Diff(revName(from), old.Content, revName(to), toContent))
 }
 
 func revName(id int64) string { return "SOUL.md@" + strconv.FormatInt(id, 10) }

@@ -143,11 +143,6 @@ func (s *Store) Revert(ctx context.Context, id int64) (Revision, error) {
 	})
 }
 
-// Diff is a unified diff from old to new, "" when they are equal.
-func Diff(oldName, old, newName, new string) string {
-	return revisions.Diff(oldName, old, newName, new)
-}
-
 // read returns MEMORY.md's content, "" when it does not exist.
 func (s *Store) read() (string, error) {
 	b, err := os.ReadFile(filepath.Join(s.home, File))

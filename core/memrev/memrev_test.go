@@ -11,6 +11,7 @@ import (
 	"agent/core"
 	"agent/core/memrev"
 	"agent/memory"
+	"agent/soul/revisions"
 )
 
 func TestRevisionsDiffRevert(t *testing.T) {
@@ -47,7 +48,7 @@ func TestRevisionsDiffRevert(t *testing.T) {
 	}
 	r2, _ := st.Get(ctx, hist[1].ID)
 	r1, _ := st.Get(ctx, hist[2].ID)
-	d := memrev.Diff("a", r1.Content, "b", r2.Content)
+	d := revisions.Diff("a", r1.Content, "b", r2.Content)
 	if !strings.Contains(d, "\n+- Likes green tea\n") || strings.Count(d, "\n-") != 1 { // only the "---" header
 
 		t.Errorf("diff of the agent's change:\n%s", d)

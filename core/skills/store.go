@@ -344,11 +344,6 @@ func (s *Store) Remove(ctx context.Context, name string, author Author, reason s
 	return out, nil
 }
 
-// Diff returns a unified diff from old to new, "" when they are equal.
-func Diff(oldName, old, newName, new string) string {
-	return revisions.Diff(oldName, old, newName, new)
-}
-
 // checkReason folds a reason the model may write, in this package's errors.
 func checkReason(reason string) (string, error) {
 	r, err := revisions.CheckReason(reason)

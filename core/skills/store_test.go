@@ -287,15 +287,6 @@ func TestConcurrentSaves(t *testing.T) {
 	}
 }
 
-func TestDiff(t *testing.T) {
-	if got := Diff("a@1", "x\ny\n", "a@2", "x\nz\n"); !strings.Contains(got, "-y\n+z\n") {
-		t.Fatalf("Diff = %q", got)
-	}
-	if Diff("a", "s\n", "b", "s\n") != "" {
-		t.Fatal("Diff of equal texts not empty")
-	}
-}
-
 // A skill the agent writes is private, as the rest of the workspace: its
 // directory 0700, SKILL.md 0600, whatever the umask.
 func TestSaveCreatesPrivateFiles(t *testing.T) {

@@ -164,3 +164,14 @@ func TestCheckReason(t *testing.T) {
 		}
 	}
 }
+
+func TestDiff(t *testing.T) {
+	got := Diff("SOUL.md@1", "a\nb\n", "SOUL.md@2", "a\nc\n")
+	want := "diff SOUL.md@1 SOUL.md@2\n--- SOUL.md@1\n+++ SOUL.md@2\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
+	if got != want {
+		t.Fatalf("Diff =\n%s\nwant\n%s", got, want)
+	}
+	if got := Diff("a", "same\n", "b", "same\n"); got != "" {
+		t.Fatalf("Diff of equal texts = %q, want empty", got)
+	}
+}
