@@ -338,11 +338,7 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	}
 	w := fitHistory(est, in.History, in.FoldBefore, histBudget, openRoom, openLimit, blockChars, in.SessionName, placement)
 	histLayer := w.layer
-	a.WindowStart, a.FoldBefore = w.start, w.foldBefore
-	if n := lastUserMessage(in.History); n > 0 {
-		before := fitHistory(est, in.History[:n], in.FoldBefore, histBudget, openRoom, openLimit, blockChars, in.SessionName, placement)
-		a.WindowMoved = before.start != w.start
-	}
+	a.WindowStart, a.FoldBefore, a.WindowMoved = w.start, w.foldBefore, w.moved
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
 	recalled, kept, memLayer := fitRecall(est, in.Recalled, windowCarries(in.History, w, placement), in.SessionName, recallBudget)
 	a.Recalled = kept
@@ -487,6 +483,9 @@ type window struct {
 	// foldBefore is the session's fold point after this request: the user
 	// messages below it replay their time only.
 	foldBefore int64
+	// moved says the window starts later than it did before the
+	// session's last exchange.
+	moved bool
 }
 
 // fitHistory keeps the most recent exchanges that fit, whole.
@@ -530,19 +529,34 @@ func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget,
 	folded := make([]int, len(ex)+1) // folded[i]: exchanges i.. to the end, folded
 	extra := make([]int, len(ex))    // what exchange i's full context adds
 	for i := len(ex) - 1; i >= 0; i-- {
-		f := tokensOf(est, ex[i].messages(false))
-		folded[i] = folded[i+1] + f
-		extra[i] = tokensOf(est, ex[i].messages(true)) - f
+		user := est.message(Message{Content: withContext(ex[i].folded, ex[i].words)})
+		folded[i] = folded[i+1] + user + tokensOf(est, ex[i].replies)
+		extra[i] = est.message(Message{Content: withContext(ex[i].context, ex[i].words)}) - user
 	}
-	start := len(ex) // nothing fits: an empty window
-	for size := int64(max(blockChars, 1)); size >= 1 && start == len(ex); size /= 2 {
-		for i := range ex {
-			first := i == 0 && ex[i].before == 0
-			if (first || i > 0 && ex[i].before/size > ex[i-1].before/size) && folded[i]+openRoom <= budget {
-				start = i
-				break
+	// startOf is where the window over the first n exchanges begins (n: an
+	// empty window).
+	startOf := func(n int) int {
+		for size := int64(max(blockChars, 1)); size >= 1; size /= 2 {
+			for i := range n {
+				first := i == 0 && ex[i].before == 0
+				if (first || i > 0 && ex[i].before/size > ex[i-1].before/size) && folded[i]-folded[n]+openRoom <= budget {
+					return i
+				}
 			}
 		}
+		return n
+	}
+	start := startOf(len(ex))
+	if start < len(ex) {
+		w.start = ex[start].id
+	}
+	if n := len(ex) - 1; n > 0 {
+		// the window the session held before its last exchange
+		prev := int64(math.MaxInt64)
+		if i := startOf(n); i < n {
+			prev = ex[i].id
+		}
+		w.moved = prev != w.start
 	}
 	// The open part is what the session has not folded yet; when it would
 	// take the window past its budget, or past openLimit (what the new
@@ -568,9 +582,6 @@ func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget,
 			w.layer.Folded++
 		}
 	}
-	if start < len(ex) {
-		w.start = ex[start].id
-	}
 	if open < len(ex) {
 		w.open = ex[open].id
 	}
@@ -588,16 +599,6 @@ func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget,
 		w.layer.Truncated = fmt.Sprintf("dropped the %d oldest of %d messages to fit (the window moves in blocks; dropped turns stay recallable from the log)", dropped, total)
 	}
 	return w
-}
-
-// lastUserMessage is the index of stored's last user message, -1 for none.
-func lastUserMessage(stored []StoredMessage) int {
-	for i := len(stored) - 1; i >= 0; i-- {
-		if stored[i].Role == "user" {
-			return i
-		}
-	}
-	return -1
 }
 
 func tokensOf(est estimator, msgs []Message) int {

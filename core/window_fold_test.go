@@ -99,3 +99,23 @@ func TestFoldsKeepTheWindowLongAndTheCostFlat(t *testing.T) {
 		t.Errorf("79 later turns: %d extend, %d fold, %d move", extends, folds, moves)
 	}
 }
+
+// BenchmarkAssembleFullWindow is a turn's assembly with a window full of
+// exchanges (num_ctx 16384, each message stored with a recall): the part
+// of every turn that grows with what the window holds.
+func BenchmarkAssembleFullWindow(b *testing.B) {
+	in := baseInput()
+	in.NumCtx, in.Reserve, in.CharsPerToken = 16384, 1024, 3.5
+	ctx := "[sent Sun 22 Nov 2026 09:30]\n\n" + recallHeader + "\n<memory source=\"logs/2026-11-20.md:3-5\">\n" + strings.Repeat("a note about the trip ", 20) + "\n</memory>\n"
+	for i := range 400 {
+		in.History = append(in.History,
+			StoredMessage{ID: int64(2*i + 1), Role: "user", Content: fmt.Sprintf("question %d %s", i, strings.Repeat("word ", 30)), Context: ctx},
+			StoredMessage{ID: int64(2*i + 2), Role: "assistant", Content: fmt.Sprintf("answer %d %s", i, strings.Repeat("reply ", 60))})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := assemble(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
