@@ -224,12 +224,13 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	// Only the session's tail: no window can hold more than NumCtx tokens,
 	// at most maxCharsPerToken characters each.
 	var history []StoredMessage
+	var last string // the session's last request, for the cache check below
 	var foldBefore int64
 	if s.ID != 0 {
 		if history, err = c.Sessions.Tail(ctx, *s, c.NumCtx*maxCharsPerToken); err != nil {
 			return nil, err
 		}
-		if foldBefore, err = c.Sessions.FoldBefore(ctx, *s); err != nil {
+		if last, foldBefore, err = c.Sessions.LastRequest(ctx, *s); err != nil {
 			return nil, err
 		}
 	}
@@ -298,10 +299,6 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	t.request, _ = secrets.Redact(requestText(t.assembled.Messages))
 	t.assembled.RequestBytes = len(t.request)
 	if s.ID != 0 {
-		last, err := c.Sessions.LastRequest(ctx, *s)
-		if err != nil {
-			return nil, err
-		}
 		t.assembled.PrefixReuse = sharedPrefix(last, t.request)
 		t.extends = t.assembled.PrefixReuse == len(last)
 	}

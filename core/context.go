@@ -166,7 +166,7 @@ type assemblyInput struct {
 	ProfileSource string
 	Recalled      []Recalled
 	History       []StoredMessage
-	FoldBefore    int64 // the session's fold point (Sessions.FoldBefore)
+	FoldBefore    int64 // the session's fold point (Sessions.LastRequest)
 	SessionName   string
 	// Summary is the session's compaction summary, as sent (empty: none);
 	// SummarySource names it for the layer.

@@ -144,9 +144,8 @@ const (
 		COALESCE((SELECT content FROM messages WHERE session_id = s.id AND id < ?1 AND role = 'assistant' AND content != '' ORDER BY id DESC LIMIT 1), '')
 		FROM sessions s WHERE s.id = (SELECT session_id FROM messages WHERE id < ?1 AND session_id != ?2 ORDER BY id DESC LIMIT 1)`
 	sqlFirstMessage   = `SELECT COALESCE(min(id), 9223372036854775807) FROM messages WHERE session_id = ?`
-	sqlLastRequestGet = `SELECT last_request FROM sessions WHERE id = ?`
+	sqlLastRequestGet = `SELECT last_request, fold_before FROM sessions WHERE id = ?`
 	sqlLastRequestSet = `UPDATE sessions SET last_request = ?, fold_before = max(fold_before, ?) WHERE id = ?`
-	sqlFoldBeforeGet  = `SELECT fold_before FROM sessions WHERE id = ?`
 	sqlCalibrationGet = `SELECT chars_per_token FROM model_calibration WHERE model = ?`
 	sqlCalibrationSet = `INSERT INTO model_calibration (model, chars_per_token, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT(model) DO UPDATE SET chars_per_token = excluded.chars_per_token, updated_at = excluded.updated_at`
@@ -217,14 +216,15 @@ func (st *Sessions) Previous(ctx context.Context, s Session) (Session, bool, err
 }
 
 // LastRequest returns the serialized last request sent in a session ("" if
-// none), to measure how much of the next one it shares.
-func (st *Sessions) LastRequest(ctx context.Context, s Session) (string, error) {
-	var r string
-	err := st.db.QueryRowContext(ctx, sqlLastRequestGet, s.ID).Scan(&r)
+// none), to measure how much of the next one it shares, and the session's
+// fold point, where its window stops replaying recalled passages (the user
+// messages with lower IDs are folded, fitHistory).
+func (st *Sessions) LastRequest(ctx context.Context, s Session) (request string, foldBefore int64, err error) {
+	err = st.db.QueryRowContext(ctx, sqlLastRequestGet, s.ID).Scan(&request, &foldBefore)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
+		return "", 0, nil
 	}
-	return r, err
+	return request, foldBefore, err
 }
 
 // List returns up to limit sessions, most recent first.
@@ -319,8 +319,8 @@ func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (in
 // AppendRequest is Append for a user's message that is about to be sent:
 // the request (requestText) is recorded as the session's last in the same
 // transaction, one commit instead of two on the turn's path, and with it
-// where its window stops replaying recalled passages (FoldBefore; it only
-// ever moves forward).
+// where its window stops replaying recalled passages (see LastRequest; it
+// only ever moves forward).
 func (st *Sessions) AppendRequest(ctx context.Context, s *Session, m StoredMessage, request string, foldBefore int64) (int64, error) {
 	return st.appendWith(ctx, s, m, &sentRequest{request, foldBefore})
 }
@@ -329,17 +329,6 @@ func (st *Sessions) AppendRequest(ctx context.Context, s *Session, m StoredMessa
 type sentRequest struct {
 	text       string
 	foldBefore int64
-}
-
-// FoldBefore is where the session's window stops replaying recalled
-// passages: the user messages with lower IDs are folded (fitHistory).
-func (st *Sessions) FoldBefore(ctx context.Context, s Session) (int64, error) {
-	var id int64
-	err := st.db.QueryRowContext(ctx, sqlFoldBeforeGet, s.ID).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	return id, err
 }
 
 func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage, request *sentRequest) (int64, error) {

@@ -168,7 +168,7 @@ func TestFoldPointOnlyMovesForward(t *testing.T) {
 		if _, err := st.AppendRequest(ctx, &s, StoredMessage{Role: "user", Content: "hello"}, "request", step.send); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := st.FoldBefore(ctx, s); err != nil || got != step.want {
+		if _, got, err := st.LastRequest(ctx, s); err != nil || got != step.want {
 			t.Fatalf("after a request with fold point %d: %d (%v), want %d", step.send, got, err, step.want)
 		}
 	}
