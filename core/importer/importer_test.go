@@ -16,6 +16,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3"
 
+	"agent/core/statedb"
 	"agent/index"
 	"agent/memory"
 )
@@ -36,21 +37,11 @@ const (
 // it (immediate write transactions).
 func openDB(t *testing.T) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+filepath.Join(t.TempDir(), "state.db")+"?mode=rwc&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on")
+	db, err := statedb.Open(context.Background(), filepath.Join(t.TempDir(), "state.db"), true, []statedb.Set{{Component: "importer", Files: Migrations}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	names, err := fs.Glob(Migrations, "migrations/*.sql")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("migrations: %v %v", names, err)
-	}
-	for _, n := range names {
-		body, _ := fs.ReadFile(Migrations, n)
-		if _, err := db.Exec(string(body)); err != nil {
-			t.Fatalf("%s: %v", n, err)
-		}
-	}
 	return db
 }
 
@@ -237,7 +228,7 @@ func TestBadInputIsAClearError(t *testing.T) {
 func files(t *testing.T, home string) []string {
 	t.Helper()
 	var out []string
-	filepath.WalkDir(filepath.Join(home, "imports"), func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(filepath.Join(home, memory.ImportsDir), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			rel, _ := filepath.Rel(home, p)
 			out = append(out, filepath.ToSlash(rel))

@@ -4,34 +4,25 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3"
+
+	"agent/core/statedb"
 )
 
 // openDB is a real state.db with this package's schema, opened as core opens
 // it (immediate write transactions).
 func openDB(t *testing.T) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+filepath.Join(t.TempDir(), "state.db")+"?mode=rwc&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on")
+	db, err := statedb.Open(context.Background(), filepath.Join(t.TempDir(), "state.db"), true, []statedb.Set{{Component: "reminders", Files: Migrations}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	names, err := fs.Glob(Migrations, "migrations/*.sql")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("migrations: %v %v", names, err)
-	}
-	for _, n := range names {
-		body, _ := fs.ReadFile(Migrations, n)
-		if _, err := db.Exec(string(body)); err != nil {
-			t.Fatalf("%s: %v", n, err)
-		}
-	}
 	return db
 }
 
