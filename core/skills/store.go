@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -27,12 +26,8 @@ const (
 	Agent = revisions.Agent
 )
 
-// Reasons recorded for changes agent notices rather than makes.
-const (
-	ReasonInitial        = revisions.ReasonInitial
-	ReasonEdited         = revisions.ReasonEdited
-	ReasonRemovedOutside = revisions.ReasonRemovedOutside
-)
+// ReasonInitial is recorded for a skill agent first finds on disk.
+const ReasonInitial = revisions.ReasonInitial
 
 // Revision is one saved version of a workspace skill's SKILL.md, or its
 // removal.
@@ -65,18 +60,11 @@ func (s *Store) Dir() string { return filepath.Join(s.home, Dir) }
 
 func (s *Store) file(name string) string { return filepath.Join(s.Dir(), name, FileName) }
 
-// Sync records what an editor did to workspace skills since agent last
-// looked: a changed or new SKILL.md becomes a user revision, a deleted one a
-// removal. With no names it looks at every workspace skill, on disk or in
-// the history.
+// Sync records what an editor did to the named workspace skills since
+// agent last looked: a changed or new SKILL.md becomes a user revision, a
+// deleted one a removal.
 func (s *Store) Sync(ctx context.Context, names ...string) error {
 	return s.revs.Update(ctx, func(tx *revisions.Tx) error {
-		if len(names) == 0 {
-			var err error
-			if names, err = s.knownNames(tx); err != nil {
-				return err
-			}
-		}
 		for _, n := range names {
 			if _, _, err := s.sync(tx, n); err != nil {
 				return err
@@ -84,37 +72,6 @@ func (s *Store) Sync(ctx context.Context, names ...string) error {
 		}
 		return nil
 	})
-}
-
-// knownNames is every skill directory in <home>/skills with a SKILL.md,
-// and every name whose latest revision says it exists.
-func (s *Store) knownNames(tx *revisions.Tx) ([]string, error) {
-	set := map[string]bool{}
-	entries, err := os.ReadDir(s.Dir())
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("read %s: %w", s.Dir(), err)
-	}
-	for _, e := range entries {
-		if ValidName(e.Name()) != nil {
-			continue
-		}
-		if _, err := os.Stat(s.file(e.Name())); err == nil {
-			set[e.Name()] = true
-		}
-	}
-	live, err := tx.LiveNames()
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range live {
-		set[n] = true
-	}
-	names := make([]string, 0, len(set))
-	for n := range set {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names, nil
 }
 
 // sync brings the history of name up to the file on disk and returns the

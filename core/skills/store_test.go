@@ -15,6 +15,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3"
 
+	"agent/core/statedb"
 	"agent/soul/revisions"
 )
 
@@ -25,18 +26,6 @@ func newStore(t *testing.T) (*Store, string) {
 	t.Helper()
 	home := t.TempDir()
 	db := openDB(t, filepath.Join(home, "state.db"))
-	for _, set := range []fs.FS{revisions.Migrations, Migrations} {
-		names, err := fs.Glob(set, "migrations/*.sql")
-		if err != nil || len(names) == 0 {
-			t.Fatalf("no migrations: %v", err)
-		}
-		for _, n := range names {
-			body, _ := fs.ReadFile(set, n)
-			if _, err := db.Exec(string(body)); err != nil {
-				t.Fatalf("apply %s: %v", n, err)
-			}
-		}
-	}
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	return NewStore(db, home, func() time.Time {
@@ -47,13 +36,12 @@ func newStore(t *testing.T) (*Store, string) {
 	}), home
 }
 
+// openDB opens (creating it) a state.db with the revisions' and this
+// package's schema, through the path core opens it by.
 func openDB(t *testing.T, file string) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+file+"?mode=rwc&_busy_timeout=10000&_txlock=immediate")
+	db, err := statedb.Open(context.Background(), file, true, []statedb.Set{{Component: "revisions", Files: revisions.Migrations}, {Component: "skills", Files: Migrations}})
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec("PRAGMA journal_mode=WAL"); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
@@ -188,7 +176,7 @@ func TestRevertRemoveAndOutsideChanges(t *testing.T) {
 	// A skill written by hand is recorded as initial when first seen.
 	writeSkill(t, filepath.Join(home, "skills"), "notes", "notes", "Take notes", "v1\n")
 	v1 := readT(t, path)
-	if err := s.Sync(ctx); err != nil {
+	if err := s.Sync(ctx, "notes"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Save(ctx, "notes", "Take notes", "v2\n", Agent, "better"); err != nil {
@@ -230,7 +218,7 @@ func TestRevertRemoveAndOutsideChanges(t *testing.T) {
 		t.Fatalf("revert after remove: %v", err)
 	}
 	os.Remove(path)
-	if err := s.Sync(ctx); err != nil {
+	if err := s.Sync(ctx, "notes"); err != nil {
 		t.Fatal(err)
 	}
 	// A removed skill with an empty directory leaves nothing.

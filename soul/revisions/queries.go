@@ -15,9 +15,4 @@ const (
 
 	qRevision = `SELECT removed, author, reason, created_at, sha256, content FROM revisions
 		WHERE kind = ? AND id = ? AND name = ?`
-
-	// The names whose latest revision says the file exists.
-	qLiveNames = `SELECT name FROM revisions AS r
-		WHERE kind = ?1 AND id = (SELECT max(id) FROM revisions WHERE kind = ?1 AND name = r.name) AND removed = 0
-		ORDER BY name`
 )

@@ -215,27 +215,6 @@ func (t *Tx) Get(name string, id int64) (Revision, error) {
 	return t.s.get(t.ctx, t.tx, name, id)
 }
 
-// LiveNames are the names whose latest revision says the file exists.
-func (t *Tx) LiveNames() ([]string, error) {
-	rows, err := t.tx.QueryContext(t.ctx, qLiveNames, t.s.kind.Key)
-	if err != nil {
-		return nil, fmt.Errorf("%s history: %w", t.s.kind.Key, err)
-	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, fmt.Errorf("%s history: %w", t.s.kind.Key, err)
-		}
-		names = append(names, n)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s history: %w", t.s.kind.Key, err)
-	}
-	return names, nil
-}
-
 func (t *Tx) insert(name, content string, removed bool, author Author, reason string) (int64, error) {
 	if author != User && author != Agent {
 		return 0, invalidf("unknown author %q (user or agent)", author)
