@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -49,25 +50,17 @@ type gptContent struct {
 	Language    string            `json:"language"`
 }
 
-// chatGPTConversations converts the decoded export; a conversation with no
-// text is skipped and counted.
-func chatGPTConversations(raw []json.RawMessage) (convs []Conversation, skipped int, err error) {
-	for i, r := range raw {
-		var g gptConversation
-		if err := json.Unmarshal(r, &g); err != nil {
-			return nil, 0, fmt.Errorf("conversation %d: %w", i+1, err)
-		}
-		c, err := g.convert()
-		if err != nil {
-			return nil, 0, fmt.Errorf("conversation %d (%q): %w", i+1, g.Title, err)
-		}
-		if len(c.Messages) == 0 {
-			skipped++
-			continue
-		}
-		convs = append(convs, c)
+// readChatGPT converts conversation i of the decoded export.
+func readChatGPT(i int, r json.RawMessage) (Conversation, error) {
+	var g gptConversation
+	if err := json.Unmarshal(r, &g); err != nil {
+		return Conversation{}, fmt.Errorf("conversation %d: %w", i+1, err)
 	}
-	return convs, skipped, nil
+	c, err := g.convert()
+	if err != nil {
+		return c, fmt.Errorf("conversation %d (%q): %w", i+1, g.Title, err)
+	}
+	return c, nil
 }
 
 func (g *gptConversation) convert() (Conversation, error) {
@@ -182,9 +175,9 @@ func (m *gptMessage) convert() (Message, bool) {
 		// Code-interpreter output, browsing results, a generated image:
 		// shown on the assistant's side, named only.
 		out.Role = "assistant"
-		what := "output of " + nonEmpty(m.Author.Name, "a tool")
+		what := "output of " + cmp.Or(m.Author.Name, "a tool")
 		if m.Content.ContentType == "multimodal_text" && len(m.Content.Parts) > 0 {
-			what = "image from " + nonEmpty(m.Author.Name, "a tool")
+			what = "image from " + cmp.Or(m.Author.Name, "a tool")
 		}
 		out.Extras = []string{what + " (not imported)"}
 		return out, true
@@ -222,7 +215,7 @@ func (m *gptMessage) convert() (Message, bool) {
 	case "code":
 		// The assistant writing code for a tool (the code interpreter).
 		out.Extras = append(out.Extras, fmt.Sprintf("code sent to %s, %d lines (not imported)",
-			nonEmpty(m.Recipient, "a tool"), strings.Count(strings.TrimRight(m.Content.Text, "\n"), "\n")+1))
+			cmp.Or(m.Recipient, "a tool"), strings.Count(strings.TrimRight(m.Content.Text, "\n"), "\n")+1))
 	case "user_editable_context", "model_editable_context", "system_error":
 		return Message{}, false
 	case "thoughts", "reasoning_recap":
@@ -230,22 +223,12 @@ func (m *gptMessage) convert() (Message, bool) {
 	default:
 		out.Extras = append(out.Extras, ct+" (not imported)")
 	}
-	if m.Role() == "assistant" && m.Recipient != "" && m.Recipient != "all" && m.Content.ContentType != "code" {
+	if m.Author.Role == "assistant" && m.Recipient != "" && m.Recipient != "all" && m.Content.ContentType != "code" {
 		out.Extras = append(out.Extras, "call to "+m.Recipient+" (not imported)")
 		text = nil
 	}
 	out.Text = strings.Join(text, "\n\n")
 	return out, out.hasText()
-}
-
-// Role is the author's role.
-func (m *gptMessage) Role() string { return m.Author.Role }
-
-func nonEmpty(s, or string) string {
-	if s == "" {
-		return or
-	}
-	return s
 }
 
 // epoch reads ChatGPT's seconds since 1970 with a fraction.

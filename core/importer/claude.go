@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -42,25 +43,17 @@ type claudeContent struct {
 	Name string `json:"name"`
 }
 
-// claudeConversations converts the decoded export; a conversation with no
-// text is skipped and counted.
-func claudeConversations(raw []json.RawMessage) (convs []Conversation, skipped int, err error) {
-	for i, r := range raw {
-		var cc claudeConversation
-		if err := json.Unmarshal(r, &cc); err != nil {
-			return nil, 0, fmt.Errorf("conversation %d: %w", i+1, err)
-		}
-		c, err := cc.convert()
-		if err != nil {
-			return nil, 0, fmt.Errorf("conversation %d (%q): %w", i+1, cc.Name, err)
-		}
-		if len(c.Messages) == 0 {
-			skipped++
-			continue
-		}
-		convs = append(convs, c)
+// readClaude converts conversation i of the decoded export.
+func readClaude(i int, r json.RawMessage) (Conversation, error) {
+	var cc claudeConversation
+	if err := json.Unmarshal(r, &cc); err != nil {
+		return Conversation{}, fmt.Errorf("conversation %d: %w", i+1, err)
 	}
-	return convs, skipped, nil
+	c, err := cc.convert()
+	if err != nil {
+		return c, fmt.Errorf("conversation %d (%q): %w", i+1, cc.Name, err)
+	}
+	return c, nil
 }
 
 func (cc *claudeConversation) convert() (Conversation, error) {
@@ -99,7 +92,7 @@ func (cc *claudeConversation) convert() (Conversation, error) {
 					text = append(text, b.Text)
 				}
 			case "tool_use":
-				m.Extras = append(m.Extras, "tool call "+nonEmpty(b.Name, "")+" (not imported)")
+				m.Extras = append(m.Extras, "tool call "+cmp.Or(b.Name, "(unnamed)")+" (not imported)")
 			case "tool_result":
 				m.Extras = append(m.Extras, "tool result (not imported)")
 			case "thinking":
@@ -116,7 +109,7 @@ func (cc *claudeConversation) convert() (Conversation, error) {
 		}
 		m.Text = strings.Join(text, "\n\n")
 		for _, a := range cm.Attachments {
-			what := "attachment " + nonEmpty(a.FileName, "(unnamed)")
+			what := "attachment " + cmp.Or(a.FileName, "(unnamed)")
 			if a.FileSize > 0 {
 				what += fmt.Sprintf(", %d bytes", a.FileSize)
 			}
@@ -126,7 +119,7 @@ func (cc *claudeConversation) convert() (Conversation, error) {
 			m.Extras = append(m.Extras, what+" (not imported)")
 		}
 		for _, f := range cm.Files {
-			m.Extras = append(m.Extras, "file "+nonEmpty(f.FileName, "(unnamed)")+" (not imported)")
+			m.Extras = append(m.Extras, "file "+cmp.Or(f.FileName, "(unnamed)")+" (not imported)")
 		}
 		if m.hasText() {
 			c.Messages = append(c.Messages, m)

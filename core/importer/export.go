@@ -62,7 +62,7 @@ func ReadExport(file, origin string) (Parsed, error) {
 		var syn *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		switch {
-		case errors.As(err, &syn) || strings.Contains(err.Error(), "unexpected end of JSON input"):
+		case errors.As(err, &syn):
 			return p, errorf(ErrNotExport, "%s: truncated or invalid JSON (%v); nothing imported", file, err)
 		case errors.As(err, &typ):
 			return p, errorf(ErrNotExport, "%s: not a %s export (conversations.json holds an array of conversations); nothing imported", file, originName[origin])
@@ -74,22 +74,21 @@ func ReadExport(file, origin string) (Parsed, error) {
 	} else if other == "" && len(raw) > 0 {
 		return p, errorf(ErrNotExport, "%s: not a %s export (its conversations have neither mapping nor chat_messages); nothing imported", file, originName[origin])
 	}
-	convert := chatGPTConversations
+	convert := readChatGPT
 	if origin == Claude {
-		convert = claudeConversations
+		convert = readClaude
 	}
-	convs, skipped, err := convert(raw)
-	if err != nil {
-		return p, errorf(ErrNotExport, "%s: %v; nothing imported", file, err)
-	}
-	for _, c := range convs {
-		if hasWords(c) {
-			p.Conversations = append(p.Conversations, redacted(c))
-		} else {
-			skipped++
+	for i, r := range raw {
+		c, err := convert(i, r)
+		if err != nil {
+			return p, errorf(ErrNotExport, "%s: %v; nothing imported", file, err)
 		}
+		if !hasWords(c) { // a conversation with no text is skipped and counted
+			p.Skipped++
+			continue
+		}
+		p.Conversations = append(p.Conversations, redacted(c))
 	}
-	p.Skipped = skipped
 	return p, nil
 }
 

@@ -439,3 +439,15 @@ func TestImportedFilesChunkAndIndexByConversation(t *testing.T) {
 		t.Errorf("hit %s dated %q", hits[0].Path, hits[0].Date)
 	}
 }
+
+// A Claude tool call with no name is named as unnamed, not as an empty
+// word in the note of what was not imported.
+func TestClaudeUnnamedToolCall(t *testing.T) {
+	c, err := readClaude(0, json.RawMessage(`{"uuid":"c1","name":"t","created_at":"2026-11-20T09:00:00Z","chat_messages":[{"uuid":"m1","sender":"assistant","content":[{"type":"text","text":"Done."},{"type":"tool_use"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Messages) != 1 || strings.Join(c.Messages[0].Extras, "|") != "tool call (unnamed) (not imported)" {
+		t.Fatalf("messages %+v", c.Messages)
+	}
+}

@@ -177,7 +177,7 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 		return 0, err
 	}
 	defer root.Close()
-	staging := path.Join(memory.ImportsDir, stagingPrefix+strconv.FormatInt(id, 10))
+	staging := stagingDir(id)
 	committed := false
 	defer func() {
 		if !committed {
@@ -225,30 +225,43 @@ var (
 	errCrashed       = errors.New("crashed (test)")
 )
 
+// stagingDir is where import id writes its files before they are placed.
+func stagingDir(id int64) string {
+	return path.Join(memory.ImportsDir, stagingPrefix+strconv.FormatInt(id, 10))
+}
+
+// importItem is one file an import wrote, as recorded.
+type importItem struct {
+	id   int64
+	path string
+	sum  []byte
+}
+
+// importItems reads the files import id wrote, in the order written.
+func importItems(ctx context.Context, db *sql.DB, id int64) ([]importItem, error) {
+	rows, err := db.QueryContext(ctx, `SELECT id, path, sha256 FROM import_items WHERE import_id = ? ORDER BY id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []importItem
+	for rows.Next() {
+		var it importItem
+		if err := rows.Scan(&it.id, &it.path, &it.sum); err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+	}
+	return items, rows.Err()
+}
+
 // place moves the staged files of import id into place by hard link, which
 // never replaces a file that is there: a name taken meanwhile gets a
 // suffix, and the record follows. The staging folder goes last.
 func place(ctx context.Context, db *sql.DB, root *os.Root, id int64) error {
-	staging := path.Join(memory.ImportsDir, stagingPrefix+strconv.FormatInt(id, 10))
-	rows, err := db.QueryContext(ctx, `SELECT id, path FROM import_items WHERE import_id = ? ORDER BY id`, id)
+	staging := stagingDir(id)
+	items, err := importItems(ctx, db, id)
 	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	type item struct {
-		id   int64
-		path string
-	}
-	var items []item
-	for rows.Next() {
-		var it item
-		if err := rows.Scan(&it.id, &it.path); err != nil {
-			rows.Close()
-			return fmt.Errorf("import: %w", err)
-		}
-		items = append(items, it)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	for i, it := range items {
@@ -413,24 +426,10 @@ func Undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time)
 	case undone.Valid:
 		return res, errorf(ErrInvalid, "import %d was undone at %s", id, undone.String)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT path, sha256 FROM import_items WHERE import_id = ? ORDER BY id`, id)
+	items, err := importItems(ctx, db, id)
 	if err != nil {
 		return res, fmt.Errorf("read imports: %w", err)
 	}
-	type item struct {
-		path string
-		sum  []byte
-	}
-	var items []item
-	for rows.Next() {
-		var it item
-		if err := rows.Scan(&it.path, &it.sum); err != nil {
-			rows.Close()
-			return res, fmt.Errorf("read imports: %w", err)
-		}
-		items = append(items, it)
-	}
-	rows.Close()
 	root, err := os.OpenRoot(home)
 	if err != nil {
 		return res, err
