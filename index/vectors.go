@@ -73,8 +73,10 @@ CREATE TRIGGER IF NOT EXISTS vec_units_gone AFTER DELETE ON chunks BEGIN
 END;`
 
 const (
-	sqlHasVectors   = `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'vectors'`
-	sqlEmbedBacklog = `SELECT id, text FROM chunks WHERE id NOT IN (SELECT chunk_id FROM vec_units) ORDER BY id DESC`
+	sqlHasVectors = `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'vectors'`
+	// The backlog below a chunk id: a pass reads on from where its last
+	// batch stopped, not from the top over every chunk it has done.
+	sqlEmbedBacklog = `SELECT id, text FROM chunks WHERE id < ?1 AND id NOT IN (SELECT chunk_id FROM vec_units) ORDER BY id DESC`
 	sqlCountBacklog = `SELECT count(*) FROM chunks WHERE id NOT IN (SELECT chunk_id FROM vec_units)`
 	sqlVectorByHash = `SELECT vec FROM vectors WHERE model = ?1 AND hash = ?2`
 	sqlInsertVector = `INSERT OR IGNORE INTO vectors(model, hash, vec) VALUES (?1, ?2, ?3)`
@@ -208,8 +210,12 @@ func (ix *Index) Embed(ctx context.Context, opts EmbedOptions) (EmbedStats, erro
 		st.Left = todo - opts.Limit
 		todo = opts.Limit
 	}
+	// Newest first, each batch below the last one's chunks. A chunk a batch
+	// read but could not store (its text changed meanwhile), or one a
+	// rebuild renumbered, is left to the next pass.
+	below := int64(math.MaxInt64)
 	for st.Chunks < todo {
-		n, err := ix.embedBatch(ctx, e, id, todo-st.Chunks, &st)
+		n, err := ix.embedBatch(ctx, e, id, todo-st.Chunks, &below, &st)
 		if err != nil {
 			st.Left += todo - st.Chunks
 			return st, err
@@ -275,16 +281,18 @@ type pendingUnit struct {
 	text  string // the chunk's whole text, checked again when stored
 }
 
-// embedBatch embeds the units of the next chunks without vectors, about
-// embedBatch texts' worth, and returns how many chunks it finished.
-func (ix *Index) embedBatch(ctx context.Context, e Embedder, id string, most int, st *EmbedStats) (int, error) {
+// embedBatch embeds the units of the next chunks without vectors below
+// *below, about embedBatch texts' worth, moves *below past them and returns
+// how many chunks it finished.
+func (ix *Index) embedBatch(ctx context.Context, e Embedder, id string, most int, below *int64, st *EmbedStats) (int, error) {
 	release, err := ix.enter(ctx)
 	if err != nil {
 		return 0, err
 	}
 	var pend []pendingUnit
-	need := map[string]int{} // unit hash → index in texts
+	seen := map[string]bool{} // unit hashes in texts
 	var texts []string
+	var hashes [][]byte // of texts
 	chunks := 0
 	err = func() error {
 		// One connection: the statement is prepared before the scan
@@ -294,7 +302,7 @@ func (ix *Index) embedBatch(ctx context.Context, e Embedder, id string, most int
 			return err
 		}
 		defer look.Close()
-		rows, err := ix.db.QueryContext(ctx, sqlEmbedBacklog)
+		rows, err := ix.db.QueryContext(ctx, sqlEmbedBacklog, *below)
 		if err != nil {
 			return err
 		}
@@ -306,14 +314,15 @@ func (ix *Index) embedBatch(ctx context.Context, e Embedder, id string, most int
 				return err
 			}
 			chunks++
+			*below = cid
 			for ui, u := range splitUnits(text) {
 				h := unitHash(u)
 				pend = append(pend, pendingUnit{cid, ui, h, text})
-				if _, ok := need[string(h)]; ok {
+				if seen[string(h)] {
 					continue
 				}
-				need[string(h)] = -1
-				texts = append(texts, u) // looked up below, after the scan
+				seen[string(h)] = true
+				texts, hashes = append(texts, u), append(hashes, h) // looked up below, after the scan
 			}
 		}
 		if err := rows.Err(); err != nil {
@@ -321,22 +330,20 @@ func (ix *Index) embedBatch(ctx context.Context, e Embedder, id string, most int
 		}
 		rows.Close()
 		// Drop the texts already stored under this model.
-		kept := texts[:0]
-		for _, u := range texts {
+		kept, keptHashes := texts[:0], hashes[:0]
+		for i, u := range texts {
 			var b []byte
-			err := look.QueryRowContext(ctx, id, unitHash(u)).Scan(&b)
+			err := look.QueryRowContext(ctx, id, hashes[i]).Scan(&b)
 			switch {
 			case err == nil:
 				st.Reused++
-				need[string(unitHash(u))] = -2
 			case errors.Is(err, sql.ErrNoRows):
-				need[string(unitHash(u))] = len(kept)
-				kept = append(kept, u)
+				kept, keptHashes = append(kept, u), append(keptHashes, hashes[i])
 			default:
 				return err
 			}
 		}
-		texts = kept
+		texts, hashes = kept, keptHashes
 		return nil
 	}()
 	release()
@@ -356,11 +363,11 @@ func (ix *Index) embedBatch(ctx context.Context, e Embedder, id string, most int
 		vecs = append(vecs, vs...)
 		st.Embedded += len(part)
 	}
-	return chunks, ix.storeVectors(ctx, id, texts, vecs, pend)
+	return chunks, ix.storeVectors(ctx, id, hashes, vecs, pend)
 }
 
 // storeVectors writes one batch's vectors and units in one transaction.
-func (ix *Index) storeVectors(ctx context.Context, id string, texts []string, vecs [][]float32, pend []pendingUnit) error {
+func (ix *Index) storeVectors(ctx context.Context, id string, hashes [][]byte, vecs [][]float32, pend []pendingUnit) error {
 	release, err := ix.enter(ctx)
 	if err != nil {
 		return err
@@ -378,8 +385,8 @@ func (ix *Index) storeVectors(ctx context.Context, id string, texts []string, ve
 	if _, err := tx.ExecContext(ctx, sqlVectorSchema); err != nil {
 		return err
 	}
-	for i, u := range texts {
-		if _, err := tx.ExecContext(ctx, sqlInsertVector, id, unitHash(u), encodeVec(vecs[i])); err != nil {
+	for i, h := range hashes {
+		if _, err := tx.ExecContext(ctx, sqlInsertVector, id, h, encodeVec(vecs[i])); err != nil {
 			return err
 		}
 	}
