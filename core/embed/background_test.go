@@ -67,6 +67,7 @@ func TestBackground(t *testing.T) {
 		t.Fatalf("with Ollama gone: %q", s)
 	}
 	poke <- struct{}{} // the same failure again is not said again
+	poke <- struct{}{} // taken only once that pass has finished, and said what it would
 	cancel()
 	<-done
 	if len(notes) != 0 {
