@@ -65,11 +65,12 @@ type Index struct {
 // fullRebuild is the decision that index.db cannot be used as it is and the
 // next refresh builds it anew, kept apart from what the user is told.
 type fullRebuild struct {
-	needed bool
-	why    string // the user's sentence: "index.db is corrupt (…)"
+	why string // the user's sentence: "index.db is corrupt (…)"; "": none needed
 }
 
-func rebuildBecause(why string) fullRebuild { return fullRebuild{needed: true, why: why} }
+func rebuildBecause(why string) fullRebuild { return fullRebuild{why: why} }
+
+func (f fullRebuild) needed() bool { return f.why != "" }
 
 // Open opens the workspace's index.db. A missing, corrupt, foreign or
 // other-version file is not an error: the next Refresh, Reindex or Search
@@ -168,7 +169,7 @@ func (ix *Index) current(ctx context.Context) error {
 	st, err := os.Stat(ix.path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		if !ix.full.needed {
+		if !ix.full.needed() {
 			if ix.db != nil {
 				ix.db.Close()
 				ix.db = nil

@@ -102,9 +102,9 @@ func (ix *Index) update(ctx context.Context, full bool, progress func(int, int),
 	if err := ix.current(ctx); err != nil {
 		return Stats{}, err
 	}
-	if full || ix.full.needed {
+	if full || ix.full.needed() {
 		switch {
-		case !ix.full.needed:
+		case !ix.full.needed():
 		case ix.db != nil:
 			ix.warn(ix.full.why + ": rebuilding it")
 		case !ix.asked: // missing
@@ -394,7 +394,7 @@ type keptNote struct {
 // has them; one being rebuilt because it is damaged or another version
 // does not.
 func (ix *Index) keptNotes(ctx context.Context, ents []entry) ([]keptNote, error) {
-	if ix.db == nil || ix.full.needed {
+	if ix.db == nil || ix.full.needed() {
 		return nil, nil
 	}
 	var out []keptNote

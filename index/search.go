@@ -90,10 +90,10 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	}
 	defer release()
 	var hits []Hit
-	if fresh && !ix.full.needed {
+	if fresh && !ix.full.needed() {
 		hits, err = ix.freshQuery(ctx, p, k, opts)
 	} else {
-		if ix.full.needed {
+		if ix.full.needed() {
 			if _, err := ix.update(ctx, false, nil, false); err != nil {
 				return nil, err
 			}

@@ -38,7 +38,7 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	if err != nil {
 		return Status{}, fmt.Errorf("status %s: %w", ix.home, err)
 	}
-	if ix.full.needed {
+	if ix.full.needed() {
 		return Status{Rebuild: ix.full.why, Changed: len(ents)}, nil
 	}
 	st, m, err := ix.held(ctx)
@@ -83,7 +83,7 @@ func (ix *Index) Summary(ctx context.Context) (Status, error) {
 		return Status{}, err
 	}
 	defer release()
-	if ix.full.needed {
+	if ix.full.needed() {
 		return Status{Rebuild: ix.full.why}, nil
 	}
 	st, _, err := ix.held(ctx)

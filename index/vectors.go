@@ -239,7 +239,7 @@ func (ix *Index) embedPrepare(ctx context.Context, id string, notice func(string
 		return 0, err
 	}
 	defer release()
-	if ix.full.needed {
+	if ix.full.needed() {
 		if _, err := ix.update(ctx, false, nil, false); err != nil {
 			return 0, err
 		}

@@ -166,10 +166,10 @@ func (m *Monitor) addSources() {
 // hidden there; gone says it is a source folder itself, now removed.
 func (m *Monitor) inSource(ev fsnotify.Event) (in, gone bool) {
 	for _, dir := range m.sources {
-		rel, err := filepath.Rel(dir, ev.Name)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if !within(dir, ev.Name) {
 			continue
 		}
+		rel, _ := filepath.Rel(dir, ev.Name)
 		if rel == "." {
 			return true, ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0
 		}

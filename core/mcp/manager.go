@@ -126,7 +126,9 @@ func Open(ctx context.Context, opts Options) (*Manager, error) {
 			m.servers[name] = s
 			continue
 		}
-		s.key = configKey(s.resolved)
+		// the expanded entry's hash: the cache of its tools holds only while
+		// it stays the same, so a changed secret lists again
+		s.key = s.resolved.EntryHash()
 		rec, ok, err := opts.Store.get(ctx, name)
 		if err != nil {
 			return nil, err

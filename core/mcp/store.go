@@ -232,8 +232,3 @@ func (st *Store) SetPolicy(ctx context.Context, server, target, tool, decision s
 	}
 	return tx.Commit()
 }
-
-// configKey identifies a server's resolved configuration (EntryHash of
-// the expanded entry): the cache of its tools holds only while this stays
-// the same, so a changed secret lists again.
-func configKey(resolved Server) string { return resolved.EntryHash() }

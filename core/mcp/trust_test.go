@@ -40,7 +40,7 @@ func TestUnapprovedServerNeverStarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := NewStore(f.db, nil).putListed(ctx, "imp", configKey(resolved), []cachedTool{{Name: "echo"}}); err != nil {
+	if err := NewStore(f.db, nil).putListed(ctx, "imp", resolved.EntryHash(), []cachedTool{{Name: "echo"}}); err != nil {
 		t.Fatal(err)
 	}
 

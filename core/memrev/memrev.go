@@ -78,7 +78,7 @@ func (s *Store) Sync(ctx context.Context) (int64, error) {
 	var id int64
 	err := s.revs.Update(ctx, func(tx *revisions.Tx) error {
 		var err error
-		_, id, err = s.sync(tx)
+		id, err = s.sync(tx)
 		return err
 	})
 	if err != nil {
@@ -97,7 +97,7 @@ func (s *Store) Sync(ctx context.Context) (int64, error) {
 func (s *Store) Change(ctx context.Context, author revisions.Author, reason string, change func() error) (Revision, error) {
 	var rev Revision
 	err := s.revs.Update(ctx, func(tx *revisions.Tx) error {
-		if _, _, err := s.sync(tx); err != nil {
+		if _, err := s.sync(tx); err != nil {
 			return err
 		}
 		if err := change(); err != nil {
@@ -158,18 +158,17 @@ func (s *Store) read() (string, error) {
 // sync records the file as a user revision if it differs from the latest.
 // A missing MEMORY.md is an empty one (memory's writers create it), and is
 // not recorded while there is no revision yet.
-func (s *Store) sync(tx *revisions.Tx) (string, int64, error) {
+func (s *Store) sync(tx *revisions.Tx) (int64, error) {
 	content, err := s.read()
 	if err != nil {
-		return "", 0, err
+		return 0, err
 	}
 	if content == "" {
 		if _, ok, err := tx.Latest(""); err != nil || !ok {
-			return "", 0, err
+			return 0, err
 		}
 	}
-	id, err := tx.Notice("", content, true)
-	return content, id, err
+	return tx.Notice("", content, true)
 }
 
 // AppendFact is memory.AppendFact recorded as a revision by author: the
