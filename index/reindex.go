@@ -272,14 +272,10 @@ func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, prog
 	var st Stats
 	var jobs []job
 	seen := make(map[string]bool, len(ents))
-	var missing []string // "NAME:" of source folders that are gone
 	sort.Slice(ents, func(i, j int) bool { return ents[i].rel < ents[j].rel })
 	for i := range ents {
 		e := &ents[i]
 		seen[e.rel] = true
-		if m := e.missingSource(); m != "" {
-			missing = append(missing, m)
-		}
 		r := old[e.rel]
 		if r.statMatches(e) && !r.racy && (e.problem == "" || e.problem == r.problem) {
 			st.Unchanged++
@@ -295,8 +291,9 @@ func (ix *Index) incremental(ctx context.Context, ents []entry, sum digest, prog
 		return Stats{}, fmt.Errorf("reindex %s: %w", ix.path, err)
 	}
 	defer w.close()
+	gone := inGoneSource(ents)
 	for rel, r := range old {
-		if !seen[rel] && slices.ContainsFunc(missing, func(m string) bool { return strings.HasPrefix(rel, m) }) {
+		if !seen[rel] && gone(rel) {
 			st.Unchanged++ // a gone source's notes stay until it returns
 			continue
 		}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 )
 
@@ -56,18 +54,15 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 		return Status{}, fmt.Errorf("status %s: %w", ix.path, err)
 	}
 	seen := map[string]bool{}
-	var missing []string
 	for _, e := range ents {
 		seen[e.rel] = true
-		if m := e.missingSource(); m != "" {
-			missing = append(missing, m)
-		}
 		if !old[e.rel].statMatches(&e) {
 			st.Changed++
 		}
 	}
+	gone := inGoneSource(ents)
 	for rel := range old {
-		if !seen[rel] && !slices.ContainsFunc(missing, func(m string) bool { return strings.HasPrefix(rel, m) }) {
+		if !seen[rel] && !gone(rel) {
 			st.Changed++
 		}
 	}

@@ -156,6 +156,20 @@ func (e *entry) missingSource() string {
 	return ""
 }
 
+// inGoneSource says whether a note path lies in one of the source folders
+// the walk found gone: its notes stay in the index until it returns.
+func inGoneSource(ents []entry) func(rel string) bool {
+	var gone []string // "NAME:" prefixes
+	for i := range ents {
+		if m := ents[i].missingSource(); m != "" {
+			gone = append(gone, m)
+		}
+	}
+	return func(rel string) bool {
+		return slices.ContainsFunc(gone, func(m string) bool { return strings.HasPrefix(rel, m) })
+	}
+}
+
 // childRel is the path of name inside the directory rel ("logs" or a
 // source's "NAME:" prefix).
 func childRel(rel, name string) string {
