@@ -38,6 +38,42 @@ type entry struct {
 	problem string // set when the file must not be read at all
 }
 
+// path is where the entry's file is on disk.
+func (e *entry) path(home string) string {
+	switch {
+	case e.target != "":
+		return e.target
+	case e.root != "": // a source's note: "NAME:rel" under its folder
+		_, rel, _ := strings.Cut(e.rel, ":")
+		return filepath.Join(e.root, filepath.FromSlash(rel))
+	}
+	return filepath.Join(home, filepath.FromSlash(e.rel))
+}
+
+// NoteFile is a note the index reads: its path as the index names it
+// ("logs/2026-11-20.md", "vault:journal/birds.md") and where it is on disk.
+type NoteFile struct {
+	Rel, Path string
+}
+
+// Notes lists the notes the index reads, found by the walk every update
+// makes (source folders and followed links included, hidden names and
+// links out of bounds left out), for a check that must see what the index
+// sees: agent doctor's scan for secrets.
+func Notes(home string) ([]NoteFile, error) {
+	ents, _, err := walk(home)
+	if err != nil {
+		return nil, err
+	}
+	var out []NoteFile
+	for i := range ents {
+		if e := &ents[i]; e.problem == "" {
+			out = append(out, NoteFile{Rel: e.rel, Path: e.path(home)})
+		}
+	}
+	return out, nil
+}
+
 // digest sums a hash of every entry's path, size, mtime and problem. Equal
 // digests mean the walk saw exactly what the last update recorded, so
 // nothing needs to be read from the manifest; the sum does not depend on the

@@ -93,6 +93,9 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 		st.Skipped++
 		return w.files.add(ctx, id, e.rel, e.size, e.mtimeNS, r.hash, r.problem, racy, nil, nil)
 	}
+	for _, f := range r.secrets {
+		w.warn(fmt.Sprintf("%s:%d: a secret (%s) is indexed as a marker, never its value; the file is as it was (agent doctor lists them)", e.rel, f.Line, f.Kind))
+	}
 	if old == nil {
 		st.New++
 	} else {
