@@ -17,6 +17,7 @@ import (
 
 	"agent/core"
 	"agent/core/callview"
+	"agent/memory/secrets"
 	"agent/profile"
 )
 
@@ -212,7 +213,10 @@ func readInput(rl *readline.Instance) (string, error) {
 	readLine := func() (string, error) {
 		l, err := rl.Readline()
 		if err == nil {
-			_ = rl.SaveHistory(l) // a history that cannot be written loses only the up arrow
+			// The line history is a file in the workspace: a secret typed
+			// (or pasted) is kept there as its marker, as in the session.
+			h, _ := secrets.Redact(l)
+			_ = rl.SaveHistory(h) // a history that cannot be written loses only the up arrow
 		}
 		return l, err
 	}
