@@ -93,7 +93,7 @@ var toolMemoryRead = tool{
 // memReadResult fences the lines like recalled memory (quoted data, its text
 // neutralised) and says after the fence what was shown and how to read on.
 func memReadResult(ex memory.Excerpt) string {
-	path := neutralise(ex.Path)
+	path := attrValue(ex.Path) // a file name may hold a newline
 	about := path
 	switch {
 	case strings.HasPrefix(ex.Path, "logs/") && memory.LogDate(ex.Path) != "":
