@@ -138,7 +138,7 @@ func walkTrust(home string) ([]entry, digest, string, error) {
 		return nil, digest{}, "", err
 	}
 	for _, s := range sources {
-		w.walkSource(s)
+		w.walkSource(s, root)
 	}
 	return w.out, w.sum, w.trust.why, nil
 }
@@ -147,9 +147,9 @@ func walkTrust(home string) ([]entry, digest, string, error) {
 // "NAME:rel/path.md" entries. A folder that is gone (an unmounted disk) is
 // one entry marked missing: the update keeps its notes' rows, so they stay
 // searchable until it returns or the source is removed.
-func (w *walker) walkSource(s memory.Source) {
+func (w *walker) walkSource(s memory.Source, realHome string) {
 	prefix := s.Name + ":"
-	real, gone := sourceFolder(s)
+	real, gone := sourceFolder(s, realHome)
 	if gone != nil {
 		w.add(*gone)
 		return
@@ -163,8 +163,12 @@ func (w *walker) walkSource(s memory.Source) {
 // sourceFolder resolves a source's folder; when it is gone (or not a
 // directory) it returns instead the one entry that stands for it, the same
 // for walk and quickDigest, so a folder that stays gone leaves the digest
-// as it was and costs no more than an unchanged one.
-func sourceFolder(s memory.Source) (real string, gone *entry) {
+// as it was and costs no more than an unchanged one. A folder that
+// overlaps the workspace (realHome, symlinks resolved) is one such entry
+// too, its notes not read: agent memory sources add refuses one, but the
+// folder may have been swapped for a link into the workspace since, and
+// MEMORY.md or SOUL.md would be indexed again as notes.
+func sourceFolder(s memory.Source, realHome string) (real string, gone *entry) {
 	real, err := filepath.EvalSymlinks(s.Dir)
 	var st unix.Stat_t
 	if err == nil {
@@ -176,6 +180,9 @@ func sourceFolder(s memory.Source) (real string, gone *entry) {
 			why = errText(err)
 		}
 		return "", &entry{rel: s.Name + ":", root: s.Dir, problem: missingPrefix + s.Dir + " (" + why + "); its notes stay searchable until it returns or the source is removed"}
+	}
+	if inside(realHome, real) || inside(real, realHome) {
+		return "", &entry{rel: s.Name + ":", root: s.Dir, problem: "folder " + s.Dir + " overlaps the workspace (it leads to " + real + "): not indexed; point it elsewhere or remove it: agent memory sources remove " + s.Name}
 	}
 	return real, nil
 }

@@ -85,8 +85,8 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 	w.unindex(old)
 	id := w.fileID(old)
 	if r.problem != "" {
-		if name := e.missingSource(); name != "" {
-			w.warn(fmt.Sprintf("source %s %s", name, r.problem))
+		if strings.HasSuffix(e.rel, ":") { // a source folder as a whole
+			w.warn(fmt.Sprintf("source %s %s", e.rel, r.problem))
 		} else {
 			w.warn(fmt.Sprintf("skip %s: %s", e.rel, r.problem))
 		}
