@@ -539,3 +539,23 @@ func TestPromptOverNumCtxIsSplitAgain(t *testing.T) {
 		t.Errorf("nothing written: %+v", res[0])
 	}
 }
+
+// A secret in a log edited by hand reaches the model as its marker, and
+// the line numbers the model cites are still the file's.
+func TestSecretInLogNotSentToModel(t *testing.T) {
+	key := "AKIA" + "Z7QW3RTY5UPL2KXM"
+	e := setup(t, map[string]string{"2026-11-20": log20 + "\nbackup key " + key + "\n", "2026-11-21": log21})
+	e.srv.Script(reply(t, goodWeek))
+	e.opts.Kind = distill.Week
+	if _, err := distill.Run(context.Background(), e.opts); err != nil {
+		t.Fatal(err)
+	}
+	reqs := e.srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	p := reqs[0].Messages[1].Content
+	if strings.Contains(p, key) || !strings.Contains(p, "backup key [secret: aws access key]") || !strings.Contains(p, "4| Booked flights") {
+		t.Errorf("prompt:\n%s", p)
+	}
+}
