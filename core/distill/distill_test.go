@@ -424,6 +424,19 @@ func TestRecentLinesAndOverdue(t *testing.T) {
 	if len(lines) != 3 || lines[2] != "(2 more in digests/2026-W47.md)" {
 		t.Errorf("budgeted: %q", lines)
 	}
+	// A secret an editor put in the digest is repeated in every prompt: as
+	// its marker.
+	key := "AKIA" + "Z7QW3RTY5UPL2KXM"
+	f, err := os.OpenFile(filepath.Join(e.home, "digests", "2026-W47.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("- Backups use " + key + ". (logs/2026-11-21.md:4)\n")
+	f.Close()
+	lines, _ = distill.RecentLines(e.home, 0)
+	if last := lines[len(lines)-1]; last != "- Backups use [secret: aws access key]. (logs/2026-11-21.md:4)" {
+		t.Errorf("a digest's secret in the recent lines: %q", last)
+	}
 }
 
 func TestItemTextIsOneSafeLine(t *testing.T) {
