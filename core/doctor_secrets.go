@@ -66,6 +66,6 @@ func doctorSecrets(home string) DoctorCheck {
 		shown = append(shown[:doctorSecretsShown:doctorSecretsShown], fmt.Sprintf("and %d more", len(found)-doctorSecretsShown))
 	}
 	c.Detail = fmt.Sprintf("%d found (values not shown): %s", len(found), strings.Join(shown, "; "))
-	c.Fix = "remove each from the line named, with an editor, then rotate it (it was on disk and in the index): agent memory reindex"
+	c.Fix = "remove each from the line named, with an editor, then rotate it: it sat on disk in plain text (the index and the prompts hold its marker)"
 	return c
 }

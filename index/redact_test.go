@@ -86,3 +86,21 @@ func TestSourceSecretsIndexedAsMarkers(t *testing.T) {
 		}
 	}
 }
+
+// An index.db written before notes were redacted (schema version 1) still
+// holds their secrets in unchanged files' chunks: it is rebuilt, not kept.
+func TestIndexOfUnredactedVersionRebuilt(t *testing.T) {
+	home := workspace(t, map[string]string{"logs/2026-01-02.md": "# 2026-01-02\n\nThe zeppelin key is " + testAWSKey + ".\n"})
+	ix, _ := open(t, home)
+	reindex(t, ix, false)
+	ix.Close()
+	p := filepath.Join(home, FileName)
+	execOn(t, p, "UPDATE chunks SET text = replace(text, '"+secrets.Marker("aws access key")+"', '"+testAWSKey+"'); PRAGMA user_version = 1")
+	ix, w := open(t, home)
+	if hits := search(t, ix, "zeppelin", SearchOptions{}); len(hits) != 1 || strings.Contains(hits[0].Text, testAWSKey) {
+		t.Fatalf("after opening the old index: %+v", hits)
+	}
+	if !hasWarning(w.take(), "schema version 1", "rebuilding it") {
+		t.Error("the old index was not rebuilt")
+	}
+}
