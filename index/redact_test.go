@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"agent/memory"
@@ -33,7 +34,20 @@ func TestSourceSecretsIndexedAsMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix, warns := open(t, home)
+	emb := &sentTexts{wordVectors: wordVectors{dims: 8}}
+	ix.SetEmbedder(emb)
 	reindex(t, ix, false)
+	if _, err := ix.Embed(context.Background(), EmbedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(emb.texts) == 0 {
+		t.Fatal("nothing was embedded")
+	}
+	for _, s := range emb.texts {
+		if strings.Contains(s, "Z7QW3RTY5UPL2KXM") || strings.Contains(s, "b3BlbnNzaC1rZXkt") {
+			t.Errorf("the embedder was sent the secret: %q", s)
+		}
+	}
 	for _, q := range []string{"kingfisher", "heron"} {
 		hits := search(t, ix, q, SearchOptions{})
 		if len(hits) == 0 {
@@ -103,4 +117,18 @@ func TestIndexOfUnredactedVersionRebuilt(t *testing.T) {
 	if !hasWarning(w.take(), "schema version 1", "rebuilding it") {
 		t.Error("the old index was not rebuilt")
 	}
+}
+
+// sentTexts is an embedder that keeps every text it is asked to embed.
+type sentTexts struct {
+	wordVectors
+	mu    sync.Mutex
+	texts []string
+}
+
+func (s *sentTexts) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	s.mu.Lock()
+	s.texts = append(s.texts, texts...)
+	s.mu.Unlock()
+	return s.wordVectors.Embed(ctx, texts)
 }
