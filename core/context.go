@@ -672,9 +672,9 @@ func fitRecall(est estimator, hits []Recalled, window []StoredMessage, session s
 // recallBlock fences one hit. Its text is neutralised so that nothing in a
 // note can close the fence or pose as a chat-template role marker.
 func recallBlock(r Recalled) string {
-	attrs := "source=\"" + neutralise(r.Citation()) + "\""
+	attrs := "source=\"" + attrValue(r.Citation()) + "\""
 	if r.Date != "" {
-		attrs += " date=\"" + r.Date + "\""
+		attrs += " date=\"" + attrValue(r.Date) + "\""
 	}
 	return "<memory " + attrs + ">\n" + strings.TrimRight(neutralise(r.Text), "\n") + "\n</memory>\n"
 }
@@ -691,6 +691,12 @@ var neutraliser = strings.NewReplacer(
 )
 
 func neutralise(s string) string { return neutraliser.Replace(s) }
+
+// attrValue is text made safe for a fence's attribute: a file name may hold
+// a newline, a quote or a control character, so every invisible character
+// is escaped (printable's rule for a line of JSON) and the rest neutralised,
+// and the tag stays whole on its one line.
+func attrValue(s string) string { return neutralise(printable.EscapeInvisible(s)) }
 
 // windowCarries is what of a session's transcript the window replays, as
 // stored: the user's messages and replies from w.start on, and with the

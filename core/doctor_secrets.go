@@ -2,13 +2,12 @@ package core
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"agent/core/distill"
+	"agent/index"
 	"agent/memory"
 	"agent/memory/secrets"
 )
@@ -24,34 +23,42 @@ const doctorSecretsShown = 5
 // the user's.
 func doctorSecrets(home string) DoctorCheck {
 	c := DoctorCheck{Name: "secrets"}
-	files := []string{MemoryFile, SoulFile}
+	// The notes are the ones the index reads, listed by its own walk:
+	// MEMORY.md, the logs, digests and imports, and the notes folders added
+	// with agent memory sources (hand-written, never redacted on the way in;
+	// the index and the prompt get markers, the files keep the values).
+	notes, err := index.Notes(home)
+	if err != nil {
+		c.Detail, c.Fix = "cannot list the notes: "+err.Error(), "fix or remove "+memory.SourcesFile
+		return c
+	}
+	files := []index.NoteFile{{Rel: SoulFile, Path: filepath.Join(home, SoulFile)}}
 	skills, _ := filepath.Glob(filepath.Join(home, "skills", "*", "SKILL.md"))
 	sort.Strings(skills)
 	for _, p := range skills {
 		if rel, err := filepath.Rel(home, p); err == nil {
-			files = append(files, rel)
+			files = append(files, index.NoteFile{Rel: filepath.ToSlash(rel), Path: p})
 		}
 	}
-	// The note folders the index covers, walked as it walks them: every .md
-	// below, hidden names skipped (editors' temp files, the staging folders
-	// of an import under way).
-	for _, dir := range []string{LogsDir, distill.DigestsDir, memory.ImportsDir} {
-		files = append(files, noteFiles(home, dir)...)
-	}
+	files = append(files, notes...)
 	var found []string
-	for _, rel := range files {
-		b, err := os.ReadFile(filepath.Join(home, rel))
+	for _, f := range files {
+		b, err := os.ReadFile(f.Path)
 		if err != nil {
 			continue // missing or unreadable: the file's own line says so
 		}
 		text := string(b)
-		for _, f := range secrets.Find(text) {
-			line := strings.Count(text[:f.Start], "\n") + 1
-			found = append(found, fmt.Sprintf("%s:%d %s", filepath.ToSlash(rel), line, f.Kind))
+		for _, s := range secrets.Find(text) {
+			line := strings.Count(text[:s.Start], "\n") + 1
+			found = append(found, fmt.Sprintf("%s:%d %s", f.Rel, line, s.Kind))
 		}
 	}
+	where := "MEMORY.md, SOUL.md, the logs, the digests, the skills and the imports"
+	if sources, _ := memory.LoadSources(home); len(sources) > 0 {
+		where = "MEMORY.md, SOUL.md, the logs, the digests, the skills, the imports and the notes folders"
+	}
 	if len(found) == 0 {
-		c.OK, c.Detail = true, "none found in MEMORY.md, SOUL.md, the logs, the digests, the skills and the imports"
+		c.OK, c.Detail = true, "none found in "+where
 		return c
 	}
 	shown := found
@@ -59,33 +66,6 @@ func doctorSecrets(home string) DoctorCheck {
 		shown = append(shown[:doctorSecretsShown:doctorSecretsShown], fmt.Sprintf("and %d more", len(found)-doctorSecretsShown))
 	}
 	c.Detail = fmt.Sprintf("%d found (values not shown): %s", len(found), strings.Join(shown, "; "))
-	c.Fix = "remove each from the line named, with an editor, then rotate it (it was on disk and in the index): agent memory reindex"
+	c.Fix = "remove each from the line named, with an editor, then rotate it: it sat on disk in plain text (the index and the prompts hold its marker)"
 	return c
-}
-
-// noteFiles lists the .md files below the workspace folder dir, relative to
-// the workspace, in walk order; a symlinked folder is followed, as the index
-// follows it.
-func noteFiles(home, dir string) []string {
-	root, err := filepath.EvalSymlinks(filepath.Join(home, dir))
-	if err != nil {
-		return nil // missing: nothing to scan
-	}
-	var files []string
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return nil
-		case p != root && strings.HasPrefix(d.Name(), "."):
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-		case !d.IsDir() && strings.HasSuffix(p, ".md"):
-			if rel, err := filepath.Rel(root, p); err == nil {
-				files = append(files, filepath.Join(dir, rel))
-			}
-		}
-		return nil
-	})
-	return files
 }

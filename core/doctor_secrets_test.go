@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"agent/memory"
 )
 
 // Secrets already in the memory files (written before redaction existed, or
@@ -50,5 +52,30 @@ func TestDoctorReportsSecretsWithoutPrintingThem(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(mem); string(got) != memText {
 		t.Error("doctor changed MEMORY.md")
+	}
+}
+
+// A notes folder added with agent memory sources is read by the index, so
+// doctor scans it too, as the index walks it (hidden folders skipped).
+func TestDoctorScansNotesFolders(t *testing.T) {
+	home := t.TempDir()
+	ws, _, err := Init(context.Background(), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.Close()
+	vault := t.TempDir()
+	key := "AKIA" + "Z7QW3RTY5UPL2KXM"
+	writeFileT(t, filepath.Join(vault, "infra", "servers.md"), "# Servers\n\nbackup key "+key+"\n")
+	writeFileT(t, filepath.Join(vault, ".obsidian", "cache.md"), "backup key "+key+"\n")
+	if _, err := memory.AddSource(home, "vault", vault); err != nil {
+		t.Fatal(err)
+	}
+	c := doctorSecrets(home)
+	if c.OK || !strings.Contains(c.Detail, "1 found") || !strings.Contains(c.Detail, "vault:infra/servers.md:3 aws access key") || strings.Contains(c.Detail, key) {
+		t.Errorf("doctor: %+v", c)
+	}
+	if b, _ := os.ReadFile(filepath.Join(vault, "infra", "servers.md")); !strings.Contains(string(b), key) {
+		t.Error("doctor changed the note")
 	}
 }

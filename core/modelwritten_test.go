@@ -58,9 +58,11 @@ func TestReminderControlCharactersEscaped(t *testing.T) {
 }
 
 // A secret the user pastes and the model repeats into every memory write —
-// a fact, a log note, a skill, SOUL.md, a reminder, its reply — reaches
+// a fact, a log note, a skill, SOUL.md, a reminder, a profile proposal,
+// its reply — reaches
 // none of the files, no table of state.db and not the index: each holds the
-// marker instead. The user is told what was replaced.
+// marker instead (a profile proposal too, and what is printed of it). The
+// user is told what was replaced.
 func TestSecretsNeverLandInMemory(t *testing.T) {
 	f := newChatFixture(t, true)
 	ctx := context.Background()
@@ -73,6 +75,7 @@ func TestSecretsNeverLandInMemory(t *testing.T) {
 		ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{
 			{Name: ToolSoulUpdate, Arguments: map[string]any{"content": "# Soul\n\nI keep " + tok + " safe.\n", "reason": "keep " + tok}},
 			{Name: ToolReminderAdd, Arguments: map[string]any{"text": "rotate " + tok, "when": f.now.Add(time.Hour).Format(time.RFC3339)}},
+			{Name: ToolProfilePropose, Arguments: map[string]any{"key": "user.location", "value": "Porto " + tok, "reason": "said password=" + pw}},
 		}},
 		ollamatest.Text("Saved your token "+tok+" and password="+pw+"."),
 	)
@@ -82,8 +85,8 @@ func TestSecretsNeverLandInMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.ToolCalls) != 5 {
-		t.Fatalf("%d tool calls ran, want 5", len(res.ToolCalls))
+	if len(res.ToolCalls) != 6 {
+		t.Fatalf("%d tool calls ran, want 6", len(res.ToolCalls))
 	}
 	for _, tc := range res.ToolCalls {
 		if !tc.OK {
@@ -148,6 +151,7 @@ func TestSecretsNeverLandInMemory(t *testing.T) {
 		}
 		rows.Close()
 	}
+	leaks("the notices", strings.Join(notes, "\n"))
 	if !strings.Contains(strings.Join(notes, "\n"), "secret") {
 		t.Errorf("the user was not told a secret was replaced: %q", notes)
 	}

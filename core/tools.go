@@ -243,12 +243,13 @@ var toolProfilePropose = tool{
 		if err != nil {
 			return "", err
 		}
+		redacted := redactArgs(&value, &reason) // a proposal lives in state.db and is printed
 		p, err := c.Profile.Propose(ctx, key, value, reason, "chat session "+t.session.Name)
 		if err != nil {
 			return "", err
 		}
 		c.notify(fmt.Sprintf("proposal %d: %s = %q (accept with: agent profile accept %d)", p.ID, p.Key, p.Value, p.ID))
-		return fmt.Sprintf("proposal %d recorded; it is NOT applied. Tell the user they can accept it with: agent profile accept %d", p.ID, p.ID), nil
+		return fmt.Sprintf("proposal %d recorded; it is NOT applied. Tell the user they can accept it with: agent profile accept %d", p.ID, p.ID) + c.secretsNote(ToolProfilePropose, redacted), nil
 	},
 }
 

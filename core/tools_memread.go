@@ -80,6 +80,12 @@ var toolMemoryRead = tool{
 		if err != nil {
 			return "", err
 		}
+		// The file is the user's, written by hand (a source folder's note, a
+		// log edited in an editor): its secrets reach the model as markers,
+		// as they reach the index. Line breaks are kept, so numbers hold.
+		if text, found := memory.RedactLines(strings.Join(ex.Lines, "\n")); found != nil {
+			ex.Lines = strings.Split(text, "\n")
+		}
 		return memReadResult(ex), nil
 	},
 }
@@ -87,7 +93,7 @@ var toolMemoryRead = tool{
 // memReadResult fences the lines like recalled memory (quoted data, its text
 // neutralised) and says after the fence what was shown and how to read on.
 func memReadResult(ex memory.Excerpt) string {
-	path := neutralise(ex.Path)
+	path := attrValue(ex.Path) // a file name may hold a newline
 	about := path
 	switch {
 	case strings.HasPrefix(ex.Path, "logs/") && memory.LogDate(ex.Path) != "":

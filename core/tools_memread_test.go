@@ -188,3 +188,19 @@ func TestMemoryReadOfferedInBothModes(t *testing.T) {
 		}
 	}
 }
+
+// A secret in a note written by hand (a source folder, a log edited in an
+// editor) reaches the model as its marker, the line numbers still true.
+func TestMemoryReadRedactsSecrets(t *testing.T) {
+	f := newChatFixture(t, true)
+	key := "AKIA" + "Z7QW3RTY5UPL2KXM"
+	block := "-----BEGIN OPENSSH " + "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH " + "PRIVATE KEY-----"
+	f.write("logs/2026-11-21.md", "# 2026-11-21\nbackup key "+key+"\n"+block+"\nafter the block\n")
+	r := runMemoryRead(f, f.now, map[string]any{"path": "logs/2026-11-21.md"})
+	if !r.OK || strings.Contains(r.Result, "Z7QW3RTY5UPL2KXM") || strings.Contains(r.Result, "b3BlbnNzaC1rZXkt") {
+		t.Fatalf("the secret reached the model:\n%s", r.Result)
+	}
+	if !strings.Contains(r.Result, "2| backup key [secret: aws access key]") || !strings.Contains(r.Result, "6| after the block") {
+		t.Errorf("markers or line numbers wrong:\n%s", r.Result)
+	}
+}

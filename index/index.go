@@ -23,7 +23,7 @@ const FileName = "index.db"
 // schemaVersion is stored in PRAGMA user_version. Bump it with any change to
 // schema.sql, the tokenizer, or what a chunk holds: an index.db of another
 // version is rebuilt, never migrated (it is derived data).
-const schemaVersion = 1
+const schemaVersion = 2 // 2: a note's secrets are stored as their markers
 
 // applicationID marks index.db as ours ("agIX"), so a foreign SQLite file
 // dropped at that name is rebuilt instead of being written into.

@@ -78,8 +78,14 @@ func quickDigestTrust(home string) (sum digest, n int, why string, ok bool) {
 	if err != nil {
 		return digest{}, 0, "", false
 	}
+	realHome := home
+	if len(sources) > 0 {
+		if realHome, err = filepath.EvalSymlinks(home); err != nil {
+			return digest{}, 0, "", false
+		}
+	}
 	for _, s := range sources {
-		real, gone := sourceFolder(s)
+		real, gone := sourceFolder(s, realHome)
 		if gone != nil {
 			sum.add(gone.hash())
 			n++

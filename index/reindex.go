@@ -557,10 +557,11 @@ func (j *job) weight() int64 { return max(j.e.size, 1) }
 
 // result is a file read, checked and chunked, ready for the writer.
 type result struct {
-	hash    []byte // nil when the content was not read
-	problem string // not indexable: recorded in the manifest, warned about
-	err     error  // could not be read: recorded as a problem, retried by every update
-	same    bool   // content unchanged since indexed: only the stat moved
+	hash    []byte             // nil when the content was not read
+	problem string             // not indexable: recorded in the manifest, warned about
+	secrets []memory.Redaction // replaced by their markers, warned about
+	err     error              // could not be read: recorded as a problem, retried by every update
+	same    bool               // content unchanged since indexed: only the stat moved
 	chunks  []memory.Chunk
 }
 
@@ -708,11 +709,18 @@ func (ix *Index) read(j *job, buf *[]byte) result {
 			opts.Date = time.Unix(0, e.mtimeNS).Format(time.DateOnly)
 		}
 	}
+	// Every note is redacted on the way in, not only a source folder's: a
+	// log edited by hand never went through memory's redacting writers.
+	var r result
+	if text, found := memory.RedactLines(string(data)); found != nil {
+		data, r.secrets = []byte(text), found
+	}
 	chunks, err := memory.ChunkFile(e.rel, data, opts)
 	if err != nil {
 		return result{hash: h[:], problem: err.Error()}
 	}
-	return result{hash: h[:], chunks: chunks}
+	r.hash, r.chunks = h[:], chunks
+	return r
 }
 
 // readFile reads at most MaxFileSize+1 bytes, refusing to follow a symlink
@@ -720,13 +728,8 @@ func (ix *Index) read(j *job, buf *[]byte) result {
 // add an fstat and a poller registration per file, a tenth of a full
 // rebuild's system time.
 func readFile(home string, e *entry, buf []byte) ([]byte, error) {
-	path, flags := e.target, syscall.O_RDONLY|syscall.O_CLOEXEC
-	if path == "" {
-		path = filepath.Join(home, filepath.FromSlash(e.rel))
-		if e.root != "" { // a source's note: "NAME:rel" under its folder
-			_, rel, _ := strings.Cut(e.rel, ":")
-			path = filepath.Join(e.root, filepath.FromSlash(rel))
-		}
+	path, flags := e.path(home), syscall.O_RDONLY|syscall.O_CLOEXEC
+	if e.target == "" {
 		flags |= syscall.O_NOFOLLOW
 	}
 	var fd int

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,5 +151,34 @@ func TestSourceNotesIndexedAndKeptWhileGone(t *testing.T) {
 	})
 	if len(left) != 4 || slices.ContainsFunc(left, func(p string) bool { return filepath.Ext(p) == ".db" }) {
 		t.Errorf("the folder holds %v", left)
+	}
+}
+
+// A source folder swapped for a link into the workspace after it was added
+// (add refuses one) is caught at every update: the workspace's own files
+// are not indexed again as the source's notes, the user is told, and the
+// quick check agrees with the walk.
+func TestSourceSwappedForLinkIntoWorkspace(t *testing.T) {
+	home, vault := vaultWorkspace(t)
+	write(t, home, "logs/2026-11-20.md", "# 2026-11-20\n\nA heron.\n")
+	ix, w := open(t, home)
+	reindex(t, ix, false)
+	for _, target := range []string{home, filepath.Join(home, "logs")} {
+		must(t, os.RemoveAll(vault))
+		must(t, os.Symlink(target, vault))
+		checkQuickDigest(t, home, true)
+		w.take()
+		reindex(t, ix, false)
+		for _, q := range []string{"hazelnuts", "heron", "kingfisher"} {
+			for _, p := range paths(search(t, ix, q, SearchOptions{})) {
+				if strings.HasPrefix(p, "vault:") {
+					t.Errorf("link to %s: %s found as %s", target, q, p)
+				}
+			}
+		}
+		if msgs := w.take(); !hasWarning(msgs, "source vault:", "overlaps the workspace", "agent memory sources remove vault") {
+			t.Errorf("link to %s: not told: %q", target, msgs)
+		}
+		must(t, os.Remove(vault))
 	}
 }

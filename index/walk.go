@@ -38,6 +38,42 @@ type entry struct {
 	problem string // set when the file must not be read at all
 }
 
+// path is where the entry's file is on disk.
+func (e *entry) path(home string) string {
+	switch {
+	case e.target != "":
+		return e.target
+	case e.root != "": // a source's note: "NAME:rel" under its folder
+		_, rel, _ := strings.Cut(e.rel, ":")
+		return filepath.Join(e.root, filepath.FromSlash(rel))
+	}
+	return filepath.Join(home, filepath.FromSlash(e.rel))
+}
+
+// NoteFile is a note the index reads: its path as the index names it
+// ("logs/2026-11-20.md", "vault:journal/birds.md") and where it is on disk.
+type NoteFile struct {
+	Rel, Path string
+}
+
+// Notes lists the notes the index reads, found by the walk every update
+// makes (source folders and followed links included, hidden names and
+// links out of bounds left out), for a check that must see what the index
+// sees: agent doctor's scan for secrets.
+func Notes(home string) ([]NoteFile, error) {
+	ents, _, err := walk(home)
+	if err != nil {
+		return nil, err
+	}
+	var out []NoteFile
+	for i := range ents {
+		if e := &ents[i]; e.problem == "" {
+			out = append(out, NoteFile{Rel: e.rel, Path: e.path(home)})
+		}
+	}
+	return out, nil
+}
+
 // digest sums a hash of every entry's path, size, mtime and problem. Equal
 // digests mean the walk saw exactly what the last update recorded, so
 // nothing needs to be read from the manifest; the sum does not depend on the
@@ -102,7 +138,7 @@ func walkTrust(home string) ([]entry, digest, string, error) {
 		return nil, digest{}, "", err
 	}
 	for _, s := range sources {
-		w.walkSource(s)
+		w.walkSource(s, root)
 	}
 	return w.out, w.sum, w.trust.why, nil
 }
@@ -111,9 +147,9 @@ func walkTrust(home string) ([]entry, digest, string, error) {
 // "NAME:rel/path.md" entries. A folder that is gone (an unmounted disk) is
 // one entry marked missing: the update keeps its notes' rows, so they stay
 // searchable until it returns or the source is removed.
-func (w *walker) walkSource(s memory.Source) {
+func (w *walker) walkSource(s memory.Source, realHome string) {
 	prefix := s.Name + ":"
-	real, gone := sourceFolder(s)
+	real, gone := sourceFolder(s, realHome)
 	if gone != nil {
 		w.add(*gone)
 		return
@@ -127,8 +163,12 @@ func (w *walker) walkSource(s memory.Source) {
 // sourceFolder resolves a source's folder; when it is gone (or not a
 // directory) it returns instead the one entry that stands for it, the same
 // for walk and quickDigest, so a folder that stays gone leaves the digest
-// as it was and costs no more than an unchanged one.
-func sourceFolder(s memory.Source) (real string, gone *entry) {
+// as it was and costs no more than an unchanged one. A folder that
+// overlaps the workspace (realHome, symlinks resolved) is one such entry
+// too, its notes not read: agent memory sources add refuses one, but the
+// folder may have been swapped for a link into the workspace since, and
+// MEMORY.md or SOUL.md would be indexed again as notes.
+func sourceFolder(s memory.Source, realHome string) (real string, gone *entry) {
 	real, err := filepath.EvalSymlinks(s.Dir)
 	var st unix.Stat_t
 	if err == nil {
@@ -140,6 +180,9 @@ func sourceFolder(s memory.Source) (real string, gone *entry) {
 			why = errText(err)
 		}
 		return "", &entry{rel: s.Name + ":", root: s.Dir, problem: missingPrefix + s.Dir + " (" + why + "); its notes stay searchable until it returns or the source is removed"}
+	}
+	if inside(realHome, real) || inside(real, realHome) {
+		return "", &entry{rel: s.Name + ":", root: s.Dir, problem: "folder " + s.Dir + " overlaps the workspace (it leads to " + real + "): not indexed; point it elsewhere or remove it: agent memory sources remove " + s.Name}
 	}
 	return real, nil
 }

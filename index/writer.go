@@ -85,13 +85,16 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 	w.unindex(old)
 	id := w.fileID(old)
 	if r.problem != "" {
-		if name := e.missingSource(); name != "" {
-			w.warn(fmt.Sprintf("source %s %s", name, r.problem))
+		if strings.HasSuffix(e.rel, ":") { // a source folder as a whole
+			w.warn(fmt.Sprintf("source %s %s", e.rel, r.problem))
 		} else {
 			w.warn(fmt.Sprintf("skip %s: %s", e.rel, r.problem))
 		}
 		st.Skipped++
 		return w.files.add(ctx, id, e.rel, e.size, e.mtimeNS, r.hash, r.problem, racy, nil, nil)
+	}
+	for _, f := range r.secrets {
+		w.warn(fmt.Sprintf("%s:%d: a secret (%s) is indexed as a marker, never its value; the file is as it was (agent doctor lists them)", e.rel, f.Line, f.Kind))
 	}
 	if old == nil {
 		st.New++

@@ -187,6 +187,9 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		closeMem()
 		return nil, err
 	}
+	if cmd.Name != "prompt" { // prompt shows the request, never sends it
+		core.SayRemote(home, o.Host(), core.RemoteForChat, func(msg string) { a.warnf("%s", msg) })
+	}
 	return a.newChatSession(ctx, cmd, ws, o, mem, recaller)
 }
 

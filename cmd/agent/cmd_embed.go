@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"agent/core"
 	"agent/core/embed"
 	"agent/index"
 )
@@ -28,6 +29,9 @@ func (a *app) embedder() (index.Embedder, error) {
 	e, err := embed.New(a.embedModel)
 	if err != nil {
 		return nil, usagef("%v", err)
+	}
+	if home, err := core.ResolveHome(a.homeFlag); err == nil {
+		core.SayRemote(home, e.Host(), core.RemoteForEmbedding, func(msg string) { a.warnf("%s", msg) })
 	}
 	return e, nil
 }

@@ -61,7 +61,13 @@ func (a *app) jobsCommand() *cli.Command {
 								return usagef("--tz %q is not a time zone (use an IANA name such as Europe/Berlin or UTC)", tz)
 							}
 						}
-						j, err := st.Add(ctx, cmd.Args().First(), cmd.String("schedule"), loc, cmd.Args().Slice()[1:])
+						args := cmd.Args().Slice()[1:]
+						ptrs := make([]*string, len(args))
+						for i := range args {
+							ptrs[i] = &args[i]
+						}
+						a.redact("job's command line", ptrs...)
+						j, err := st.Add(ctx, cmd.Args().First(), cmd.String("schedule"), loc, args)
 						if err != nil {
 							return err
 						}

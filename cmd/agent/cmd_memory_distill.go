@@ -138,6 +138,7 @@ func (a *app) distillOptions(ctx context.Context, cmd *cli.Command, ws *core.Wor
 	if err != nil {
 		return distill.Options{}, nil, err
 	}
+	core.SayRemote(ws.Home, o.Host(), core.RemoteForDistill, func(msg string) { a.warnf("%s", msg) })
 	name := core.NormalizeModel(a.model)
 	info, err := o.Check(ctx, name)
 	if err != nil {

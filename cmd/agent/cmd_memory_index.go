@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/printable"
 	"agent/index"
 )
 
@@ -196,8 +197,10 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 			if i > 0 {
 				fmt.Fprintln(a.io.Out)
 			}
-			loc := fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine)
-			fmt.Fprintf(a.io.Out, "%s  %s\n", a.ansi("36", loc), a.ansi("1", h.Heading))
+			// A notes folder's file names and text are anyone's: an escape
+			// sequence or a newline in them is shown, never acted on.
+			loc := fmt.Sprintf("%s:%d-%d", printable.EscapeInvisible(h.Path), h.StartLine, h.EndLine)
+			fmt.Fprintf(a.io.Out, "%s  %s\n", a.ansi("36", loc), a.ansi("1", printable.EscapeInvisible(h.Heading)))
 			fmt.Fprintf(a.io.Out, "    %s\n", a.highlight(h.Snippet))
 		}
 		return nil
@@ -226,12 +229,12 @@ func (a *app) highlight(snippet string) string {
 		if j < 0 {
 			break
 		}
-		b.WriteString(rest[:i])
-		b.WriteString(a.ansi("1;33", rest[i+len(index.MarkStart):i+j]))
+		b.WriteString(printable.Escape(unmark.Replace(rest[:i])))
+		b.WriteString(a.ansi("1;33", printable.Escape(unmark.Replace(rest[i+len(index.MarkStart):i+j]))))
 		rest = rest[i+j+len(index.MarkEnd):]
 	}
-	b.WriteString(rest)
-	return unmark.Replace(b.String())
+	b.WriteString(printable.Escape(unmark.Replace(rest)))
+	return b.String()
 }
 
 // statusJSON is the --json shape of status (docs/cli-index.md).

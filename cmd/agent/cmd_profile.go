@@ -156,7 +156,9 @@ func (a *app) runProfileShow(ctx context.Context, _ *cli.Command, st *profile.St
 }
 
 func (a *app) runProfileSet(ctx context.Context, _ *cli.Command, st *profile.Store, args []string) error {
-	_, err := st.Set(ctx, profile.ByUser("profile set"), args[0], args[1])
+	value := args[1]
+	a.redact("profile value", &value)
+	_, err := st.Set(ctx, profile.ByUser("profile set"), args[0], value)
 	return err
 }
 

@@ -31,6 +31,7 @@ func (a *app) remindCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
+				a.redact("reminder", &text)
 				r, err := st.Add(ctx, text, due, reminders.ByUser)
 				if err != nil {
 					return err

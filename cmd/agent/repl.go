@@ -17,6 +17,7 @@ import (
 
 	"agent/core"
 	"agent/core/callview"
+	"agent/memory"
 	"agent/profile"
 )
 
@@ -207,12 +208,25 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 
 // readInput reads one message: a line, lines joined by a trailing
 // backslash, or a """ block. Each line goes into the line history, as the
-// editor would have saved it.
+// editor would have saved it, once the message is read (or given up).
 func readInput(rl *readline.Instance) (string, error) {
+	var typed []string
+	defer func() {
+		// The line history is a file in the workspace: a secret typed (or
+		// pasted) is kept there as its marker, as in the session. The
+		// message is redacted whole, so a key block pasted over several
+		// lines is caught as one.
+		text, _ := memory.RedactLines(strings.Join(typed, "\n"))
+		for _, l := range strings.Split(text, "\n") {
+			if len(typed) > 0 && (l != "" || len(typed) == 1) {
+				_ = rl.SaveHistory(l) // a history that cannot be written loses only the up arrow
+			}
+		}
+	}()
 	readLine := func() (string, error) {
 		l, err := rl.Readline()
 		if err == nil {
-			_ = rl.SaveHistory(l) // a history that cannot be written loses only the up arrow
+			typed = append(typed, l)
 		}
 		return l, err
 	}

@@ -424,6 +424,19 @@ func TestRecentLinesAndOverdue(t *testing.T) {
 	if len(lines) != 3 || lines[2] != "(2 more in digests/2026-W47.md)" {
 		t.Errorf("budgeted: %q", lines)
 	}
+	// A secret an editor put in the digest is repeated in every prompt: as
+	// its marker.
+	key := "AKIA" + "Z7QW3RTY5UPL2KXM"
+	f, err := os.OpenFile(filepath.Join(e.home, "digests", "2026-W47.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("- Backups use " + key + ". (logs/2026-11-21.md:4)\n")
+	f.Close()
+	lines, _ = distill.RecentLines(e.home, 0)
+	if last := lines[len(lines)-1]; last != "- Backups use [secret: aws access key]. (logs/2026-11-21.md:4)" {
+		t.Errorf("a digest's secret in the recent lines: %q", last)
+	}
 }
 
 func TestItemTextIsOneSafeLine(t *testing.T) {
@@ -537,5 +550,25 @@ func TestPromptOverNumCtxIsSplitAgain(t *testing.T) {
 	}
 	if !res[0].Wrote {
 		t.Errorf("nothing written: %+v", res[0])
+	}
+}
+
+// A secret in a log edited by hand reaches the model as its marker, and
+// the line numbers the model cites are still the file's.
+func TestSecretInLogNotSentToModel(t *testing.T) {
+	key := "AKIA" + "Z7QW3RTY5UPL2KXM"
+	e := setup(t, map[string]string{"2026-11-20": log20 + "\nbackup key " + key + "\n", "2026-11-21": log21})
+	e.srv.Script(reply(t, goodWeek))
+	e.opts.Kind = distill.Week
+	if _, err := distill.Run(context.Background(), e.opts); err != nil {
+		t.Fatal(err)
+	}
+	reqs := e.srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	p := reqs[0].Messages[1].Content
+	if strings.Contains(p, key) || !strings.Contains(p, "backup key [secret: aws access key]") || !strings.Contains(p, "4| Booked flights") {
+		t.Errorf("prompt:\n%s", p)
 	}
 }

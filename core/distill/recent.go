@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"agent/memory"
 )
 
 // RecentLines are the identity section's recent context from the tiers:
@@ -37,7 +39,10 @@ func RecentLines(home string, budgetTokens int) ([]string, error) {
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		if bulletRE().MatchString(sc.Text()) {
-			items = append(items, sc.Text())
+			// Repeated in every prompt: a secret an editor put in the
+			// digest goes there as its marker.
+			line, _ := memory.RedactLines(sc.Text())
+			items = append(items, line)
 		}
 	}
 	if err := sc.Err(); err != nil {

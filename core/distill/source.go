@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"agent/memory"
 )
 
 // LogsDir is where the daily logs live, relative to the workspace.
@@ -48,7 +50,10 @@ func Logs(home string, keep func(day string) bool) ([]Source, error) {
 		if !utf8.Valid(b) {
 			return nil, fmt.Errorf("read %s: not valid UTF-8 text", rel)
 		}
-		out = append(out, Source{Path: rel, Day: day, Lines: splitLines(string(b))})
+		// A log edited by hand may hold a secret the writers never saw: the
+		// model is shown its marker, as the index holds it (lines kept).
+		text, _ := memory.RedactLines(string(b))
+		out = append(out, Source{Path: rel, Day: day, Lines: splitLines(text)})
 	}
 	return out, nil
 }

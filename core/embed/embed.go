@@ -57,6 +57,9 @@ func New(name string) (*Ollama, error) {
 	return &Ollama{client: api.NewClient(base, &http.Client{}), host: base.String(), name: n.DisplayShortest()}, nil
 }
 
+// Host is the server's base URL, as used in messages.
+func (o *Ollama) Host() string { return o.host }
+
 // Name is the model as Ollama lists it ("nomic-embed-text:latest").
 func (o *Ollama) Name() string { return o.name }
 

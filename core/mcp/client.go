@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"agent/core/printable"
 )
 
 // LogDir is where servers' stderr goes, under the workspace. It is hidden,
@@ -62,7 +66,10 @@ func connect(ctx context.Context, s Server, home string, env []string) (*conn, e
 		c.cmd = cmd
 		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}
 	case TypeHTTP:
-		hc := &http.Client{Transport: headerTransport{headers: s.Headers, base: http.DefaultTransport}}
+		hc, err := httpClient(s)
+		if err != nil {
+			return nil, err
+		}
 		transport = &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
 	default:
 		return nil, s.Validate()
@@ -214,14 +221,53 @@ func openLog(home, name string) (*os.File, error) {
 // LogPath is where a server's stderr is kept.
 func LogPath(home, name string) string { return filepath.Join(home, LogDir, name+".log") }
 
-// headerTransport adds the configured headers to every request.
+// httpClient is the client for an HTTP server: its configured headers (an
+// Authorization: Bearer ${TOKEN}) go to the configured origin and nowhere
+// else. A redirect to another origin is refused, not followed with the
+// headers stripped: the request's body is a tool call, the user's words in
+// its arguments, and a server that moved is one the user should name
+// again (docs/decisions-leaks.md).
+func httpClient(s Server) (*http.Client, error) {
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		return nil, fmt.Errorf("url %s: %w", printable.Word(s.URL), err)
+	}
+	home := origin(u)
+	return &http.Client{
+		Transport: headerTransport{headers: s.Headers, origin: home, base: http.DefaultTransport},
+		CheckRedirect: func(r *http.Request, via []*http.Request) error {
+			if o := origin(r.URL); o != home {
+				return fmt.Errorf("the server redirected to another origin, %s: not followed (the configured headers and the tool calls go only to %s); if it moved, add it again with its new url", printable.Word(o), printable.Word(home))
+			}
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			return nil
+		},
+	}, nil
+}
+
+// origin is a URL's scheme, host and port, the port spelled out: what a
+// browser compares before it sends credentials.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// headerTransport adds the configured headers to every request to the
+// configured origin (CheckRedirect keeps others away; this is the second
+// lock, should a request reach another origin by some other way).
 type headerTransport struct {
 	headers map[string]string
+	origin  string
 	base    http.RoundTripper
 }
 
 func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 {
+	if len(t.headers) > 0 && origin(r.URL) == t.origin {
 		r = r.Clone(r.Context())
 		for k, v := range t.headers {
 			r.Header.Set(k, v)
