@@ -1,0 +1,200 @@
+package secrets
+
+import (
+	"math"
+	"strings"
+)
+
+// strength is how generated a value in a credential position must look.
+// A password is often chosen by a person ("hunter2"), so the bar is lower
+// than for a token or key, which a machine made. Every figure has a test on
+// each side of it (TestThresholds).
+type strength struct {
+	minLen int     // bytes
+	minBits float64 // Shannon entropy, bits per byte
+	digit   bool    // a digit is required (else a symbol will do, or three classes)
+}
+
+var (
+	// passwordStrength: six bytes, a letter and a digit or symbol, 2 bits
+	// a byte ("hunter2" 2.81, "s3cr3t" 2.25; "aaa111" 1.0, "abab12" 1.92).
+	passwordStrength = strength{minLen: 6, minBits: 2.0}
+	// tokenStrength: sixteen bytes, a letter and a digit (or three
+	// character classes), 3 bits a byte: 32 random hex digits carry ~3.8,
+	// base62 ~4.5; "aaaabbbbcccc1111" 2.0.
+	tokenStrength = strength{minLen: 16, minBits: 3.0, digit: true}
+)
+
+// generated tells a machine-made value (or a person's password in a
+// password position) from a word, a name, a placeholder or a path.
+func generated(v string, st strength) bool {
+	if len(v) < st.minLen {
+		return false
+	}
+	var lower, upper, digit, symbol bool
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= '0' && c <= '9':
+			digit = true
+		default:
+			symbol = true
+		}
+	}
+	if !lower && !upper {
+		return false // a number, a date, a time: no letter, no secret
+	}
+	classes := 0
+	for _, b := range []bool{lower, upper, digit, symbol} {
+		if b {
+			classes++
+		}
+	}
+	switch {
+	case st.digit && !digit && classes < 3:
+		return false
+	case !st.digit && !digit && !symbol:
+		return false // letters only: a word ("changeme", "patience")
+	}
+	if entropy(v) < st.minBits {
+		return false
+	}
+	return !wordy(v) && !isPath(v) && !strings.Contains(v, "://")
+}
+
+// entropy is the Shannon entropy of v's bytes, in bits per byte.
+func entropy(v string) float64 {
+	var counts [256]int
+	for i := 0; i < len(v); i++ {
+		counts[v[i]]++
+	}
+	h, n := 0.0, float64(len(v))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// wordy tells a value made of two or more words — an identifier or a
+// placeholder: OPENAI_API_KEY, your-api-key-here, myPassword1,
+// github_token_2024 — from a generated one. The value is cut at _ - . and
+// blanks and where camelCase starts a word; it is wordy when every piece
+// is a word (letters in one case, or Capitalized, with at most four
+// digits after) or a short number.
+func wordy(v string) bool {
+	pieces := splitWords(v)
+	if len(pieces) < 2 {
+		return false
+	}
+	for _, p := range pieces {
+		if !wordPiece(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordPiece: a word with at most four digits after it ("Password",
+// "token2024", "API"), or a number of at most four digits.
+func wordPiece(p string) bool {
+	letters := strings.TrimRight(p, "0123456789")
+	if digits := len(p) - len(letters); digits > 4 {
+		return false
+	} else if letters == "" {
+		return digits > 0
+	}
+	if len(letters) < 2 {
+		return false
+	}
+	rest := letters[1:]
+	first := letters[0]
+	if first < 'A' || first > 'Z' && first < 'a' || first > 'z' {
+		return false
+	}
+	allLower := strings.IndexFunc(rest, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
+	allUpper := strings.IndexFunc(letters, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
+	return allLower || allUpper
+}
+
+// splitWords cuts an identifier into its words: at any byte that is not a
+// letter or digit, and at camelCase boundaries (apiKey → api Key, APIKey →
+// API Key, 1Password → 1 Password).
+func splitWords(v string) []string {
+	var out []string
+	start := -1
+	isUpper := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+	isLower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	isAlnum := func(c byte) bool { return isUpper(c) || isLower(c) || c >= '0' && c <= '9' }
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !isAlnum(c) {
+			if start >= 0 {
+				out = append(out, v[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start >= 0 && isUpper(c) {
+			prev := v[i-1]
+			if !isUpper(prev) || i+1 < len(v) && isLower(v[i+1]) {
+				out = append(out, v[start:i])
+				start = i
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, v[start:])
+	}
+	return out
+}
+
+// isPath: /home/ada/project (what `PWD=` holds in an environment dump),
+// ./x, ~/x, C:\x.
+func isPath(v string) bool {
+	return strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") ||
+		strings.HasPrefix(v, "~/") || len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/')
+}
+
+// dotted is an attribute access: tokenizer.eos_token, settings.API_KEY,
+// process.env.TOKEN — identifiers joined by dots.
+func dotted(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || p[0] >= '0' && p[0] <= '9' || strings.IndexFunc(p, func(r rune) bool { return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// expression tells an unquoted value that is code, not a literal: a
+// variable's expansion ($VAR, ${VAR}, %VAR%, $(cmd)), a call, an index, a
+// template ({{x}}, <x>), an attribute access.
+func expression(v string) bool {
+	return strings.ContainsAny(v, "()[]{}<>$`") || strings.HasPrefix(v, "%") || dotted(v)
+}
+
+// placeholder tells a quoted literal that is filled in later: "${TOKEN}",
+// "$PASS", "{{ vault_pw }}", f"{token}", "<your key>", "%(pw)s", "%s".
+func placeholder(v string) bool {
+	if i := strings.IndexByte(v, '$'); i >= 0 && i+1 < len(v) {
+		if c := v[i+1]; c == '{' || c == '(' || c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+			return true
+		}
+	}
+	return strings.Contains(v, "{") && strings.Contains(v, "}") ||
+		strings.Contains(v, "<") && strings.Contains(v, ">") ||
+		strings.Contains(v, "%(") || strings.Contains(v, "%s")
+}
