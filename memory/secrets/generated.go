@@ -10,7 +10,7 @@ import (
 // than for a token or key, which a machine made. Every figure has a test on
 // each side of it (TestThresholds).
 type strength struct {
-	minLen int     // bytes
+	minLen  int     // bytes
 	minBits float64 // Shannon entropy, bits per byte
 	digit   bool    // a digit is required (else a symbol will do, or three classes)
 }
@@ -172,7 +172,9 @@ func dotted(v string) bool {
 		return false
 	}
 	for _, p := range parts {
-		if p == "" || p[0] >= '0' && p[0] <= '9' || strings.IndexFunc(p, func(r rune) bool { return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0 {
+		if p == "" || p[0] >= '0' && p[0] <= '9' || strings.IndexFunc(p, func(r rune) bool {
+			return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}) >= 0 {
 			return false
 		}
 	}

@@ -207,7 +207,9 @@ func literal(s string, j int, urlQuery bool) (int, int, bool) {
 	return j, j + len(v), true
 }
 
-func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v' }
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v'
+}
 
 // findURLPasswords finds the password of a URL's userinfo:
 // postgres://admin:…@host, mongodb+srv://…, redis://:…@host.

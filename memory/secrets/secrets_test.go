@@ -92,7 +92,7 @@ func TestChecksum(t *testing.T) {
 		{real, true}, {fake, false}, {npm, true}, {npmFake, false},
 		{"ghp_16C7e42F292c6912E7710c838347Ae178B4a", false},
 	} {
-		if got := len(Find("x " + c.in + " y")) == 1; got != c.want {
+		if got := len(Find("x "+c.in+" y")) == 1; got != c.want {
 			t.Errorf("Find(%q) found = %v, want %v", c.in, got, c.want)
 		}
 	}
