@@ -83,11 +83,17 @@ func entropy(v string) float64 {
 
 // wordy tells a value made of two or more words — an identifier or a
 // placeholder: OPENAI_API_KEY, your-api-key-here, myPassword1,
-// github_token_2024 — from a generated one. The value is cut at _ - . and
-// blanks and where camelCase starts a word; it is wordy when every piece
+// github_token_2024 — from a generated one. A value with any other symbol
+// is none; the value is cut at _ - . and blanks and where camelCase starts
+// a word; it is wordy when every piece
 // is a word (letters in one case, or Capitalized, with at most four
 // digits after) or a short number.
 func wordy(v string) bool {
+	if strings.IndexFunc(v, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '.' || r == ' ' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) >= 0 {
+		return false // "hunt#er": a symbol no name holds
+	}
 	pieces := splitWords(v)
 	if len(pieces) < 2 {
 		return false
@@ -101,7 +107,8 @@ func wordy(v string) bool {
 }
 
 // wordPiece: a word with at most four digits after it ("Password",
-// "token2024", "API"), or a number of at most four digits.
+// "token2024", "API"), or a number of at most four digits. A word is in one
+// case or Capitalized, and has a vowel from four letters on.
 func wordPiece(p string) bool {
 	letters := strings.TrimRight(p, "0123456789")
 	if digits := len(p) - len(letters); digits > 4 {
@@ -116,6 +123,9 @@ func wordPiece(p string) bool {
 	first := letters[0]
 	if first < 'A' || first > 'Z' && first < 'a' || first > 'z' {
 		return false
+	}
+	if len(letters) >= 4 && !strings.ContainsAny(strings.ToLower(letters), "aeiouy") {
+		return false // "Qkzm": a random run, not a word (db, cfg, API are)
 	}
 	allLower := strings.IndexFunc(rest, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
 	allUpper := strings.IndexFunc(letters, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
