@@ -62,8 +62,36 @@ func generated(v string, st strength) bool {
 	if entropy(v) < st.minBits {
 		return false
 	}
-	return !wordy(v) && !isPath(v) && !strings.Contains(v, "://")
+	return !wordy(v) && !isPath(v) && !strings.Contains(v, "://") && !namesItself(v)
 }
+
+// namesItself: a value that holds a credential's name is a name or a
+// placeholder ("password1", "X-Fake-Connection-Token", "my_secret_2"),
+// also spelt the way docs and tests spell their example passwords
+// ("P@ssw0rd", "secr3t", "passwo^rd"); or it says it is an example (AWS's documented
+// keys end in EXAMPLE) or a placeholder ("changeme"). A person's
+// "Password123!" is missed: precision first.
+func namesItself(v string) bool {
+	if strings.Contains(v, "EXAMPLE") || strings.Contains(v, "example") {
+		return true
+	}
+	l := strings.Map(func(r rune) rune { // "pa/ssword", "passwo^rd"
+		if r < 'a' || r > 'z' {
+			return -1
+		}
+		return r
+	}, leet.Replace(strings.ToLower(v)))
+	for _, w := range []string{"password", "passwd", "secret", "token", "changeme", "placeholder", "dummy"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// leet undoes the digits and symbols that stand for letters in example
+// passwords.
+var leet = strings.NewReplacer("@", "a", "4", "a", "3", "e", "1", "i", "0", "o", "5", "s", "$", "s", "7", "t")
 
 // entropy is the Shannon entropy of v's bytes, in bits per byte.
 func entropy(v string) float64 {
@@ -83,20 +111,20 @@ func entropy(v string) float64 {
 
 // wordy tells a value made of two or more words — an identifier or a
 // placeholder: OPENAI_API_KEY, your-api-key-here, myPassword1,
-// github_token_2024 — from a generated one. A value with any other symbol
-// is none; the value is cut at _ - . and blanks and where camelCase starts
-// a word; it is wordy when every piece
-// is a word (letters in one case, or Capitalized, with at most four
-// digits after) or a short number.
+// github_token_2024, serverlessrepo:applicationId — from a generated one.
+// A value with a symbol no name holds is none. The value is cut at _ - . :
+// and blanks and where camelCase starts a word (splitWords); it is wordy
+// when its pieces are three characters long or more on average and every
+// piece is a word or a short number (wordPiece).
 func wordy(v string) bool {
 	if strings.IndexFunc(v, func(r rune) bool {
-		return !(r == '_' || r == '-' || r == '.' || r == ' ' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		return !(r == '_' || r == '-' || r == '.' || r == ':' || r == ' ' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) >= 0 {
 		return false // "hunt#er": a symbol no name holds
 	}
 	pieces := splitWords(v)
-	if len(pieces) < 2 {
-		return false
+	if len(pieces) < 2 || len(strings.Join(pieces, "")) < 3*len(pieces) {
+		return false // one piece; or two characters a piece: "qg2Nj-7H44WfOd" is random
 	}
 	for _, p := range pieces {
 		if !wordPiece(p) {
@@ -106,30 +134,33 @@ func wordy(v string) bool {
 	return true
 }
 
-// wordPiece: a word with at most four digits after it ("Password",
-// "token2024", "API"), or a number of at most four digits. A word is in one
-// case or Capitalized, and has a vowel from four letters on.
+// wordPiece: a word with at most five digits after it ("Password",
+// "token2024", "API", "Ed25519", "P256"), or a number of at most five
+// digits. A word is in one case or Capitalized; in lower case it has a
+// vowel from four letters on ("Qkzm" is a random run; db, cfg, PKCS are
+// words).
 func wordPiece(p string) bool {
 	letters := strings.TrimRight(p, "0123456789")
-	if digits := len(p) - len(letters); digits > 4 {
+	digits := len(p) - len(letters)
+	switch {
+	case digits > 5:
 		return false
-	} else if letters == "" {
+	case letters == "":
 		return digits > 0
-	}
-	if len(letters) < 2 {
+	case len(letters) == 1 && digits == 0:
 		return false
 	}
-	rest := letters[1:]
-	first := letters[0]
+	first, rest := letters[0], letters[1:]
 	if first < 'A' || first > 'Z' && first < 'a' || first > 'z' {
 		return false
 	}
-	if len(letters) >= 4 && !strings.ContainsAny(strings.ToLower(letters), "aeiouy") {
-		return false // "Qkzm": a random run, not a word (db, cfg, API are)
+	if strings.IndexFunc(letters, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0 {
+		return true // API, PKCS7
 	}
-	allLower := strings.IndexFunc(rest, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
-	allUpper := strings.IndexFunc(letters, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
-	return allLower || allUpper
+	if strings.IndexFunc(rest, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return false
+	}
+	return len(letters) < 4 || strings.ContainsAny(strings.ToLower(letters), "aeiouy")
 }
 
 // splitWords cuts an identifier into its words: at any byte that is not a
@@ -182,9 +213,7 @@ func dotted(v string) bool {
 		return false
 	}
 	for _, p := range parts {
-		if p == "" || p[0] >= '0' && p[0] <= '9' || strings.IndexFunc(p, func(r rune) bool {
-			return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-		}) >= 0 {
+		if !identifier(p) {
 			return false
 		}
 	}
@@ -193,9 +222,18 @@ func dotted(v string) bool {
 
 // expression tells an unquoted value that is code, not a literal: a
 // variable's expansion ($VAR, ${VAR}, %VAR%, $(cmd)), a call, an index, a
-// template ({{x}}, <x>), an attribute access.
+// template ({{x}}, <x>), an attribute access, a YAML tag, anchor or alias
+// (!vault, &db_password, *db_password).
 func expression(v string) bool {
-	return strings.ContainsAny(v, "()[]{}<>$`") || strings.HasPrefix(v, "%") || dotted(v)
+	return strings.ContainsAny(v, "()[]{}<>$`") || strings.HasPrefix(v, "%") || dotted(v) ||
+		len(v) > 1 && strings.IndexByte("!&*", v[0]) >= 0 && identifier(v[1:])
+}
+
+// identifier: letters, digits and _, not starting with a digit.
+func identifier(v string) bool {
+	return v != "" && !(v[0] >= '0' && v[0] <= '9') && strings.IndexFunc(v, func(r rune) bool {
+		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0
 }
 
 // placeholder tells a quoted literal that is filled in later: "${TOKEN}",

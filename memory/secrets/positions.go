@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"encoding/base64"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -25,10 +26,13 @@ func findPositions(s, lower string, add func(Finding)) {
 // credentialWords end a key that names a credential (the last word of
 // DB_PASSWORD, clientSecret, _authToken, aws_secret_access_key…); "key"
 // does only after one of keyQualifiers (API_KEY, AccountKey, secret key),
-// "tokens" (max_tokens) and "token_type" never do.
+// "pass" only after another word (DB_PASS; "--- PASS: TestX" is go test's),
+// "tokens" (max_tokens) and "token_type" never do, and a key with "public"
+// in it never does (PublicKeyToken= is a .NET assembly's name).
+// "Credential" is not one: PowerShell's -Credential is a user name.
 var credentialWords = map[string]string{
 	"password": "password", "passwd": "password", "passphrase": "password", "pwd": "password", "pass": "password", "passcode": "password",
-	"secret": "credential", "token": "credential", "auth": "credential", "credential": "credential", "credentials": "credential",
+	"secret": "credential", "token": "credential", "auth": "credential",
 	"apikey": "credential", "apitoken": "credential", "authtoken": "credential", "accesstoken": "credential", "secretkey": "credential",
 	"accesskey": "credential", "privatekey": "credential", "clientsecret": "credential", "accountkey": "credential", "sharedaccesskey": "credential",
 }
@@ -41,7 +45,7 @@ var keyQualifiers = map[string]bool{
 
 // assignmentWords are what findAssignments looks for in the lowercased
 // text; a key that names a credential ends with one of them.
-var assignmentWords = []string{"password", "passwd", "passphrase", "pwd", "pass", "passcode", "secret", "token", "key", "auth", "credential", "credentials"}
+var assignmentWords = []string{"password", "passwd", "passphrase", "pwd", "pass", "passcode", "secret", "token", "key", "auth"}
 
 // keyKind says whether key (which ends at s[end]) names a password, another
 // credential, or neither ("").
@@ -50,7 +54,15 @@ func keyKind(key string, s string, start int) string {
 	if len(words) == 0 {
 		return ""
 	}
+	for _, w := range words {
+		if w := strings.ToLower(w); w == "public" || w == "publishable" {
+			return ""
+		}
+	}
 	last := strings.ToLower(words[len(words)-1])
+	if last == "pass" && len(words) == 1 {
+		return ""
+	}
 	if kind, ok := credentialWords[last]; ok {
 		return kind
 	}
@@ -97,6 +109,9 @@ func findAssignments(s, lower string, add func(Finding)) {
 			b := i
 			for b > 0 && isKeyByte(s[b-1]) {
 				b--
+			}
+			if b >= 2 && s[b-2:b] == "::" {
+				continue // a namespaced name (AWS::ApiGateway::ApiKey), no key
 			}
 			key := s[b:e]
 			kind := keyKind(key, s, b)
@@ -185,6 +200,9 @@ func literal(s string, j int, urlQuery bool) (int, int, bool) {
 		j++
 	}
 	if q := s[j]; q == '"' || q == '\'' || q == '`' {
+		if closes(s, j) {
+			return 0, 0, false // "PWD="+dir: the quote ends a string, none starts
+		}
 		k := strings.IndexByte(s[j+1:], q)
 		if k < 0 || strings.IndexByte(s[j+1:j+1+k], '\n') >= 0 || placeholder(s[j+1:j+1+k]) {
 			return 0, 0, false
@@ -205,6 +223,18 @@ func literal(s string, j int, urlQuery bool) (int, int, bool) {
 		return 0, 0, false
 	}
 	return j, j + len(v), true
+}
+
+// closes tells whether the quote at s[j] closes a string opened before it
+// on its line: an odd number of the same quotes (not escaped) before it.
+func closes(s string, j int) bool {
+	n := 0
+	for i := j - 1; i >= 0 && s[i] != '\n'; i-- {
+		if s[i] == s[j] && (i == 0 || s[i-1] != '\\') {
+			n++
+		}
+	}
+	return n%2 == 1
 }
 
 func isSpace(b byte) bool {
@@ -238,7 +268,13 @@ func findURLPasswords(s string, add func(Finding)) {
 			continue
 		}
 		pw := s[p+c+1 : p+at]
-		if expression(pw) || !generated(pw, passwordStrength) {
+		if strings.IndexByte(pw, ':') >= 0 || expression(pw) {
+			continue // a list of hosts (a:1,b:2@c), not userinfo
+		}
+		if u, err := url.PathUnescape(pw); err == nil {
+			pw = u // My%20Pass is "My Pass", words
+		}
+		if !generated(pw, passwordStrength) {
 			continue
 		}
 		add(Finding{Kind: "password", Start: p + c + 1, End: p + at})
@@ -307,6 +343,9 @@ func findAuthorization(s, lower string, add func(Finding)) {
 		}
 		i += from
 		from = i + len("authorization")
+		if i > 0 && isWordByte(s[i-1]) {
+			continue // EndpointAuthorization: a name
+		}
 		j, sep := from, false
 		for j < len(s) && j < from+6 && strings.IndexByte("\"' \t:=,", s[j]) >= 0 {
 			sep = sep || s[j] == ':' || s[j] == '=' || s[j] == ','

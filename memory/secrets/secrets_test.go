@@ -17,7 +17,7 @@ import (
 // words around it stay.
 func TestRedactKinds(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"my key is AKIAIOSFODNN7EXAMPLE ok", "my key is [secret: aws access key] ok"},
+		{"my key is AKIAPIX6EA6QOM66ZJOJ ok", "my key is [secret: aws access key] ok"},
 		{"token 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 here", "token [secret: github token] here"},
 		{"app " + ghToken("ghs_", "Zq8wLm3Np7Rt2Vx6Yb1Cd5Fg9Hj4Kk") + " here", "app [secret: github token] here"},
 		{"pat github_pat_11ABCDEFG0a1b2c3d4e5f6_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8dKLzdocJ2isAjIhKtJ0RlgLK end", "pat [secret: github token] end"},
@@ -50,7 +50,7 @@ func TestRedactKinds(t *testing.T) {
 		{"Authorization: Basic YWRtaW46VHIwdWI0ZG9yJjM=", "Authorization: Basic [secret: basic credentials]"},
 		{"key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACB7Qx2v9cJ\n-----END OPENSSH PRIVATE KEY-----\ndone", "key:\n[secret: private key]\ndone"},
 		{"db password=hunter2 please", "db password=[secret: password] please"},
-		{"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS_SECRET_ACCESS_KEY=[secret: credential]"},
+		{"AWS_SECRET_ACCESS_KEY=XbiufMdI8X2Y4rUmer/BH3M1XS0DRdJuPnBIKpi9", "AWS_SECRET_ACCESS_KEY=[secret: credential]"},
 	} {
 		got, kinds := Redact(c.in)
 		if got != c.want {
