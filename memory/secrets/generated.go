@@ -20,9 +20,10 @@ var (
 	// a byte ("hunter2" 2.81, "s3cr3t" 2.25; "aaa111" 1.0, "abab12" 1.92).
 	passwordStrength = strength{minLen: 6, minBits: 2.0}
 	// tokenStrength: sixteen bytes, a letter and a digit (or three
-	// character classes), 3 bits a byte: 32 random hex digits carry ~3.8,
-	// base62 ~4.5; "aaaabbbbcccc1111" 2.0.
-	tokenStrength = strength{minLen: 16, minBits: 3.0, digit: true}
+	// character classes), 2.5 bits a byte: 32 random hex digits carry ~3.8,
+	// base62 ~4.5; 16 random hex digits fall under 3.0 one time in seven,
+	// under 2.5 one in a thousand; "aaaabbbbcccc1111" carries 2.0.
+	tokenStrength = strength{minLen: 16, minBits: 2.5, digit: true}
 )
 
 // generated tells a machine-made value (or a person's password in a
@@ -122,9 +123,18 @@ func wordy(v string) bool {
 	}) >= 0 {
 		return false // "hunt#er": a symbol no name holds
 	}
+	if strings.Contains(v, " ") && strings.IndexFunc(v, func(r rune) bool { return !(r == ' ' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) < 0 {
+		return true // "Some Pass": words and blanks
+	}
 	pieces := splitWords(v)
 	if len(pieces) < 2 || len(strings.Join(pieces, "")) < 3*len(pieces) {
 		return false // one piece; or two characters a piece: "qg2Nj-7H44WfOd" is random
+	}
+	if len(pieces) < 3 && !strings.ContainsAny(v, "_-.: ") {
+		return false // "Tyat15Wjywo": two camel pieces say little; myPassword1 names itself
+	}
+	if joined := strings.Join(pieces, ""); 2*classRuns(joined) > len(joined) {
+		return false // "H5IJED1KusE357_hg9DF": case and digits change every other byte
 	}
 	for _, p := range pieces {
 		if !wordPiece(p) {
@@ -136,8 +146,8 @@ func wordy(v string) bool {
 
 // wordPiece: a word with at most five digits after it ("Password",
 // "token2024", "API", "Ed25519", "P256"), or a number of at most five
-// digits. A word is in one case or Capitalized; in lower case it has a
-// vowel from four letters on ("Qkzm" is a random run; db, cfg, PKCS are
+// digits. A word is in one case or Capitalized, and has a vowel from three
+// letters on ("Hkl", "EBDX" are random runs; db, cfg, API, PKCS are
 // words).
 func wordPiece(p string) bool {
 	letters := strings.TrimRight(p, "0123456789")
@@ -154,13 +164,20 @@ func wordPiece(p string) bool {
 	if first < 'A' || first > 'Z' && first < 'a' || first > 'z' {
 		return false
 	}
-	if strings.IndexFunc(letters, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0 {
-		return true // API, PKCS7
-	}
-	if strings.IndexFunc(rest, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+	allUpper := strings.IndexFunc(letters, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
+	if !allUpper && strings.IndexFunc(rest, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
 		return false
 	}
-	return len(letters) < 4 || strings.ContainsAny(strings.ToLower(letters), "aeiouy")
+	l := strings.ToLower(letters)
+	return len(l) < 3 || strings.ContainsAny(l, "aeiouy") || vowelless[l]
+}
+
+// vowelless are the words of code that have no vowel.
+var vowelless = map[string]bool{
+	"cfg": true, "ctx": true, "msg": true, "src": true, "dst": true, "pwd": true, "tmp": true, "str": true, "http": true,
+	"https": true, "sql": true, "xml": true, "dns": true, "cls": true, "pkg": true, "cmd": true, "mgr": true, "svc": true,
+	"srv": true, "cnt": true, "ptr": true, "rgb": true, "jwt": true, "crt": true, "pkcs": true, "ssh": true, "tls": true,
+	"www": true, "smtp": true, "ssl": true, "tcp": true, "gcp": true, "html": true, "css": true,
 }
 
 // splitWords cuts an identifier into its words: at any byte that is not a
@@ -198,12 +215,52 @@ func splitWords(v string) []string {
 	return out
 }
 
+// classRuns counts the runs of one class (lower, upper, digit, other) in v,
+// a Capitalized word one run: a name changes class every three bytes or
+// more (testP256PrivateKey: test P 256 Private Key, 5 in 18), a random
+// string every two or so.
+func classRuns(v string) int {
+	class := func(c byte) int {
+		switch {
+		case c >= 'a' && c <= 'z':
+			return 0
+		case c >= 'A' && c <= 'Z':
+			return 1
+		case c >= '0' && c <= '9':
+			return 2
+		}
+		return 3
+	}
+	runs := 0
+	for i := 0; i < len(v); i++ {
+		if i == 0 || class(v[i]) != class(v[i-1]) && !(class(v[i-1]) == 1 && class(v[i]) == 0) {
+			runs++
+		}
+	}
+	return runs
+}
+
 // isPath: /home/ada/project (what `PWD=` holds in an environment dump),
 // ./x, ~/x, C:\x.
+// A segment mixing upper and lower case and digits is no folder's name:
+// "/hnk8AVQqWXy8RFpm…" is base64 that starts with a slash.
 func isPath(v string) bool {
-	return strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") ||
-		strings.HasPrefix(v, "~/") || len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/')
+	if !(strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") ||
+		strings.HasPrefix(v, "~/") || len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/')) {
+		return false
+	}
+	for seg := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if strings.ContainsAny(seg, lowerLetters) && strings.ContainsAny(seg, upperLetters) && strings.ContainsAny(seg, "0123456789") {
+			return false
+		}
+	}
+	return true
 }
+
+const (
+	lowerLetters = "abcdefghijklmnopqrstuvwxyz"
+	upperLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+)
 
 // dotted is an attribute access: tokenizer.eos_token, settings.API_KEY,
 // process.env.TOKEN — identifiers joined by dots.
@@ -223,10 +280,10 @@ func dotted(v string) bool {
 // expression tells an unquoted value that is code, not a literal: a
 // variable's expansion ($VAR, ${VAR}, %VAR%, $(cmd)), a call, an index, a
 // template ({{x}}, <x>), an attribute access, a YAML tag, anchor or alias
-// (!vault, &db_password, *db_password).
+// (!vault, &db_password, *db_password; "*HaBniWIt8DaV" is a password).
 func expression(v string) bool {
 	return strings.ContainsAny(v, "()[]{}<>$`") || strings.HasPrefix(v, "%") || dotted(v) ||
-		len(v) > 1 && strings.IndexByte("!&*", v[0]) >= 0 && identifier(v[1:])
+		len(v) > 1 && strings.IndexByte("!&*", v[0]) >= 0 && identifier(v[1:]) && !generated(v[1:], passwordStrength)
 }
 
 // identifier: letters, digits and _, not starting with a digit.
@@ -244,7 +301,28 @@ func placeholder(v string) bool {
 			return true
 		}
 	}
-	return strings.Contains(v, "{") && strings.Contains(v, "}") ||
-		strings.Contains(v, "<") && strings.Contains(v, ">") ||
-		strings.Contains(v, "%(") || strings.Contains(v, "%s")
+	return enclosedName(v, "{", "}") || enclosedName(v, "<", ">") || enclosedName(v, "%(", ")") || strings.Contains(v, "%s")
+}
+
+// enclosedName: v holds open, a name (letters, digits, _ . - and blanks:
+// "{ vault_pw }", "<your key>"), then close. A Django secret key holds "%("
+// and "{" by chance, never around a name.
+func enclosedName(v, open, close string) bool {
+	for {
+		i := strings.Index(v, open)
+		if i < 0 {
+			return false
+		}
+		v = v[i+len(open):]
+		j := strings.Index(v, close)
+		if j < 0 {
+			return false
+		}
+		name := strings.Trim(v[:j], " {")
+		if name != "" && strings.IndexFunc(name, func(r rune) bool {
+			return !(r == '_' || r == '.' || r == '-' || r == ' ' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}) < 0 {
+			return true
+		}
+	}
 }

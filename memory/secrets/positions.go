@@ -131,11 +131,19 @@ func findAssignments(s, lower string, add func(Finding)) {
 			if kind == "password" {
 				st = passwordStrength
 			}
-			if generated(s[vs:ve], st) {
+			if generated(s[vs:ve], st) && !holdsKeyWord(key, s[vs:ve]) {
 				add(Finding{Kind: kind, Start: vs, End: ve})
 			}
 		}
 	}
+}
+
+// holdsKeyWord: the value holds the last word of its key, so it is a name
+// ("encryptionKey": "encryptionKey1024", apiKey=apiKey2).
+func holdsKeyWord(key, v string) bool {
+	words := splitWords(key)
+	last := strings.ToLower(words[len(words)-1])
+	return len(last) >= 3 && strings.Contains(strings.ToLower(v), last)
 }
 
 // afterOperator reads what joins a key to its value — the closing quote or
@@ -161,8 +169,8 @@ func afterOperator(s string, e int, flag bool) (int, bool) {
 	case strings.HasPrefix(s[j:], ":=") || strings.HasPrefix(s[j:], "=>"):
 		j += 2
 	case s[j] == '=':
-		if j+1 < len(s) && (s[j+1] == '=' || s[j+1] == '~') {
-			return 0, false
+		if j+1 < len(s) && (s[j+1] == '=' || s[j+1] == '~' && j > blanks) {
+			return 0, false // ==, and =~ after a blank; PASSWORD=~x is an assignment
 		}
 		j++
 	case s[j] == ':':
@@ -256,7 +264,7 @@ func findURLPasswords(s string, add func(Finding)) {
 		}
 		p := i + 3
 		k := p
-		for k < len(s) && !isSpace(s[k]) && strings.IndexByte("/?#\"'<>`", s[k]) < 0 {
+		for k < len(s) && !isSpace(s[k]) && strings.IndexByte("/?\"'<>`", s[k]) < 0 { // a # in a password is pasted unencoded
 			k++
 		}
 		at := strings.LastIndexByte(s[p:k], '@')
@@ -358,13 +366,13 @@ func findAuthorization(s, lower string, add func(Finding)) {
 		for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
 			j++
 		}
-		kind := "bearer token"
+		kind, bare := "bearer token", false
 		switch strings.ToLower(s[scheme:j]) {
 		case "basic":
 			kind = "basic credentials"
 		case "bearer", "token", "bot", "apikey":
 		default:
-			j = scheme // no scheme: the value itself
+			j, bare = scheme, true // no scheme: the value itself
 		}
 		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 			j++
@@ -377,8 +385,8 @@ func findAuthorization(s, lower string, add func(Finding)) {
 			if !basicCredentials(v) {
 				continue
 			}
-		} else if !generated(v, tokenStrength) {
-			continue
+		} else if !generated(v, tokenStrength) || bare && !strings.ContainsAny(v, "0123456789") {
+			continue // bare, a token has a digit: "Authorization", "Www-Authenticate" lists names
 		}
 		add(Finding{Kind: kind, Start: j, End: j + len(v)})
 	}

@@ -31,7 +31,7 @@ var providers = sync.OnceValue(func() []provider {
 		// AKIA: a long-term key, ASIA: a session's. AIDA, AROA… name users
 		// and roles, no secret; AWS's documented example ends in EXAMPLE.
 		{kind: "aws access key", hint: []string{"akia", "asia"}, re: re(`(?:AKIA|ASIA)[0-9A-Z]{16}`), check: func(tok string) bool {
-			return randomBody(4, 3.0)(tok) && !strings.HasSuffix(tok, "EXAMPLE")
+			return randomBody(4, 2.5)(tok) && !strings.HasSuffix(tok, "EXAMPLE")
 		}},
 		// GitHub's classic tokens end in a CRC32 of the 30 characters before
 		// it, base62: a look-alike ("ghp_" and 36 letters in a doc) fails it.
@@ -88,7 +88,9 @@ func findProviders(s, lower string, add func(Finding)) {
 }
 
 // randomBody checks that the token after its prefix of n bytes is no
-// placeholder ("xxxx…", "0000…", "1234…"): entropy of at least bits a byte.
+// placeholder ("xxxx…", "0000…"): entropy of at least bits a byte. 3.0 for
+// bodies of 20 bytes and more, 2.5 for AWS's 16 (random ones fall under
+// 3.0 one time in three hundred).
 func randomBody(n int, bits float64) func(string) bool {
 	return func(tok string) bool { return entropy(tok[n:]) >= bits }
 }
@@ -96,7 +98,7 @@ func randomBody(n int, bits float64) func(string) bool {
 // mixedBody checks that the body after the prefix (up to the first - or _,
 // and OpenAI's "proj-"…) mixes upper and lower case, and digits when digits
 // is set, with entropy of at least 3 bits a byte: a generated string, not
-// words.
+// words ("sk-learn-compatible-…").
 func mixedBody(digits bool) func(string) bool {
 	return func(tok string) bool {
 		body := tok[strings.IndexAny(tok, "-_")+1:]
@@ -105,7 +107,7 @@ func mixedBody(digits bool) func(string) bool {
 		}
 		return strings.ContainsFunc(body, func(r rune) bool { return r >= 'A' && r <= 'Z' }) &&
 			strings.ContainsFunc(body, func(r rune) bool { return r >= 'a' && r <= 'z' }) &&
-			(!digits || strings.ContainsAny(body, "0123456789")) && entropy(body) >= 3.0 && !wordy(body)
+			(!digits || strings.ContainsAny(body, "0123456789")) && entropy(body) >= 3.0
 	}
 }
 
