@@ -117,7 +117,7 @@ func TestRedactLeavesExpressions(t *testing.T) {
 		"	cfg.PrivateKey = testEd25519PrivateKey",
 		"    disable_session_auth=disable_session_auth2,",
 		`_APP_KEY = "catalog:applicationName"`,
-		`"signingKey": "signingKey2048",`,
+		`"encryptionKey": "encryptionKey512",`,
 		`case "Authorization", "Proxy-Authenticate", "Cookie2":`,
 		`owner = "AIDAQ3EGRV7TZKXMPL4Y"`,
 		`spawn(cmd, events={'(?i)password': 'secret\n'})`,
@@ -192,6 +192,10 @@ func TestKeyBlocks(t *testing.T) {
 		{"cut -----BEGIN RSA PRIVATE KEY-----\n" + body, "cut -----BEGIN RSA PRIVATE KEY-----\n" + body},
 		// an END line of another label does not close it
 		{"-----BEGIN RSA PRIVATE KEY-----\n" + body + "-----END EC PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----\n" + body + "-----END EC PRIVATE KEY-----"},
+		// a body of words (base64's alphabet, in short runs) or too short to be a key
+		{"-----BEGIN RSA PRIVATE KEY-----\nthe key body was cut out of this note by me on purpose\n-----END RSA PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----\nthe key body was cut out of this note by me on purpose\n-----END RSA PRIVATE KEY-----"},
+		{"-----BEGIN EC PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQy\n-----END EC PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQy\n-----END EC PRIVATE KEY-----"},
+		{"-----BEGIN EC PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyu\n-----END EC PRIVATE KEY-----", "[secret: private key]"},
 		// a public key or certificate is no secret
 		{"-----BEGIN PUBLIC KEY-----\n" + body + "-----END PUBLIC KEY-----", "-----BEGIN PUBLIC KEY-----\n" + body + "-----END PUBLIC KEY-----"},
 	} {
@@ -217,7 +221,9 @@ func TestThresholds(t *testing.T) {
 		{"password 11 letters and a digit", "password=passphrase1", true},
 		{"password letters only, long", "password=correcthorsebatterystaple", false},
 		{"password letter and symbol", "password=hunt#er", true},
-		{"password digits and symbols, no letter", "password=12345-678", false},
+		{"password digits and symbols, no letter", "password=123456#7890", false},
+		{"password a letter, digits and symbols", "password=123456#789a", true},
+		{"token digits only: a number", "token=12345678901234567890", false},
 		// entropy of a password: 2 bits a byte
 		{"password entropy 2.25", "password=k3vr3t", true},
 		{"password entropy 1.92", "password=abab12", false},
@@ -255,16 +261,27 @@ func TestThresholds(t *testing.T) {
 		// a name changes character class every few bytes; a random string every other one
 		{"class changes every other byte, no more", "token=Abc1Def2Ghi3Jol4", false},
 		{"class changes more often than every other byte", "token=Ab1Cd2Ef3Go4Hi5Jo", true},
+		{"6 class runs in 11 bytes", "password=abc1_abc1_ab1", true},
+		{"6 class runs in 12 bytes", "password=abcd1_abc1_ab1", false},
 		// upper-case pieces are words only with a vowel (API) or as known (PKCS)
 		{"upper-case pieces with vowels", "token=OPENAI_API_KEY_2024_PKCS7", false},
 		{"an upper-case piece without a vowel", "token=OPENAI_API_KEY_2024_BXTR", true},
 		{"AWS's example", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", false},
 		{"AWS's example key id", "key AKIAIOSFODNN7EXAMPLE here", false},
 		{"a key id that is not AWS's example", "key AKIAIOSFODNN7EXAMPLF here", true},
+		// a provider's body: 2.5 bits a byte for AWS's 16 bytes
+		{"AWS body entropy 2.5", "key AKIAAAAABBBBCCDD1122 here", true},
+		{"AWS body entropy 2.48", "key AKIAAAAABBBCCC111223 here", false},
 		{"a piece of four letters without a vowel is no word", "token=mokzam_bjrt_vupnel9", true},
 		{"four letters with a vowel are a word", "token=mokzam_bjot_vupnel9", false},
 		{"a symbol that no name holds makes it no identifier", "password=hunt#er_2024", true},
 		{"a piece of three letters without a vowel is one (db, cfg)", "token=cfg_db_prod_2024_main", false},
+		{"three letters without a vowel, not a known word", "token=deploy_bxt_build_2024", true},
+		{"two letters without a vowel are a word", "token=deploy_bx_build_2024", false},
+		// two camel pieces alone are no name; two pieces with a separator, or three, are
+		{"two camel pieces", "password=Tyat15Wjywo", true},
+		{"two pieces and a separator", "password=Tyat15_Wjywo", false},
+		{"three camel pieces", "password=Tyat15WjywoKlos", false},
 	} {
 		_, kinds := Redact(c.in)
 		if got := len(kinds) > 0; got != c.redacted {
