@@ -69,13 +69,9 @@ func generated(v string, st strength) bool {
 // namesItself: a value that holds a credential's name is a name or a
 // placeholder ("password1", "X-Fake-Connection-Token", "my_secret_2"),
 // also spelt the way docs and tests spell their example passwords
-// ("P@ssw0rd", "secr3t", "passwo^rd"); or it says it is an example (AWS's documented
-// keys end in EXAMPLE) or a placeholder ("changeme"). A person's
-// "Password123!" is missed: precision first.
+// ("P@ssw0rd", "secr3t", "passwo^rd"), or says it is one ("changeme"). A
+// person's "Password123!" is missed: precision first.
 func namesItself(v string) bool {
-	if strings.Contains(v, "EXAMPLE") || strings.Contains(v, "example") {
-		return true
-	}
 	l := strings.Map(func(r rune) rune { // "pa/ssword", "passwo^rd"
 		if r < 'a' || r > 'z' {
 			return -1

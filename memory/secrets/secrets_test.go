@@ -18,6 +18,7 @@ import (
 func TestRedactKinds(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"my key is AKIAPIX6EA6QOM66ZJOJ ok", "my key is [secret: aws access key] ok"},
+		{"AWS's documented AKIAIOSFODNN7EXAMPLE has the shape", "AWS's documented [secret: aws access key] has the shape"},
 		{"token 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 here", "token [secret: github token] here"},
 		{"app " + ghToken("ghs_", "Zq8wLm3Np7Rt2Vx6Yb1Cd5Fg9Hj4Kk") + " here", "app [secret: github token] here"},
 		{"pat github_pat_11ABCDEFG0a1b2c3d4e5f6_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8dKLzdocJ2isAjIhKtJ0RlgLK end", "pat [secret: github token] end"},
