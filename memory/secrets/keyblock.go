@@ -10,6 +10,7 @@ import "strings"
 // header there is the user's words, not key material.
 func findKeyBlocks(s string, add func(Finding)) {
 	const begin = "-----BEGIN "
+	noEnd := map[string]bool{} // labels whose END line is nowhere after: not searched again
 	for from := 0; ; {
 		i := strings.Index(s[from:], begin)
 		if i < 0 {
@@ -27,9 +28,13 @@ func findKeyBlocks(s string, add func(Finding)) {
 			continue
 		}
 		bodyStart := from + j + 5
+		if noEnd[label] {
+			continue
+		}
 		end := "-----END " + label + "-----"
 		k := strings.Index(s[bodyStart:], end)
 		if k < 0 {
+			noEnd[label] = true
 			continue
 		}
 		if !keyBody(s[bodyStart : bodyStart+k]) {

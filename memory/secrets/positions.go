@@ -85,6 +85,14 @@ func keyKind(key string, s string, start int) string {
 	return ""
 }
 
+// maxKey and maxValue bound how far a key and its value are read from the
+// key word: no config key or credential is longer, and unbounded reads
+// would make a long line with a key word every few bytes cost its square.
+const (
+	maxKey   = 128
+	maxValue = 1024
+)
+
 // isKeyByte is a byte of a config key: DB_PASSWORD, spring.datasource.password, X-API-Key.
 func isKeyByte(b byte) bool { return isWordByte(b) || b == '-' || b == '.' }
 
@@ -107,7 +115,7 @@ func findAssignments(s, lower string, add func(Finding)) {
 				continue // the key goes on: tokens, token_type, passwordHash
 			}
 			b := i
-			for b > 0 && isKeyByte(s[b-1]) {
+			for b > 0 && i-b < maxKey && isKeyByte(s[b-1]) {
 				b--
 			}
 			if b >= 2 && s[b-2:b] == "::" {
@@ -131,9 +139,13 @@ func findAssignments(s, lower string, add func(Finding)) {
 			if kind == "password" {
 				st = passwordStrength
 			}
-			if generated(s[vs:ve], st) && !holdsKeyWord(key, s[vs:ve]) {
-				add(Finding{Kind: kind, Start: vs, End: ve})
+			if !generated(s[vs:ve], st) || holdsKeyWord(key, s[vs:ve]) {
+				continue
 			}
+			if q := s[vs-1]; (q == '"' || q == '\'' || q == '`') && closes(s, vs-1) {
+				continue // "PWD="+dir: that quote ends a string, none starts (checked last: it reads the line back)
+			}
+			add(Finding{Kind: kind, Start: vs, End: ve})
 		}
 	}
 }
@@ -208,10 +220,7 @@ func literal(s string, j int, urlQuery bool) (int, int, bool) {
 		j++
 	}
 	if q := s[j]; q == '"' || q == '\'' || q == '`' {
-		if closes(s, j) {
-			return 0, 0, false // "PWD="+dir: the quote ends a string, none starts
-		}
-		k := strings.IndexByte(s[j+1:], q)
+		k := strings.IndexByte(s[j+1:min(len(s), j+1+maxValue)], q)
 		if k < 0 || strings.IndexByte(s[j+1:j+1+k], '\n') >= 0 || placeholder(s[j+1:j+1+k]) {
 			return 0, 0, false
 		}
@@ -219,7 +228,9 @@ func literal(s string, j int, urlQuery bool) (int, int, bool) {
 	}
 	k := j
 	for k < len(s) && !isSpace(s[k]) && strings.IndexByte("\"'`,;", s[k]) < 0 && !(urlQuery && s[k] == '&') {
-		k++
+		if k++; k-j > maxValue {
+			return 0, 0, false
+		}
 	}
 	v := strings.TrimRight(s[j:k], ".:!?")
 	for _, pair := range []string{"()", "[]", "{}"} {
@@ -234,10 +245,12 @@ func literal(s string, j int, urlQuery bool) (int, int, bool) {
 }
 
 // closes tells whether the quote at s[j] closes a string opened before it
-// on its line: an odd number of the same quotes (not escaped) before it.
+// on its line: an odd number of the same quotes (not escaped) before it,
+// counted over the line's last 4 KB (a line of minified JSON is longer;
+// its quotes pair up).
 func closes(s string, j int) bool {
 	n := 0
-	for i := j - 1; i >= 0 && s[i] != '\n'; i-- {
+	for i := j - 1; i >= 0 && i >= j-4096 && s[i] != '\n'; i-- {
 		if s[i] == s[j] && (i == 0 || s[i-1] != '\\') {
 			n++
 		}
@@ -264,7 +277,7 @@ func findURLPasswords(s string, add func(Finding)) {
 		}
 		p := i + 3
 		k := p
-		for k < len(s) && !isSpace(s[k]) && strings.IndexByte("/?\"'<>`", s[k]) < 0 { // a # in a password is pasted unencoded
+		for k < len(s) && k-p < maxValue && !isSpace(s[k]) && strings.IndexByte("/?\"'<>`", s[k]) < 0 { // a # in a password is pasted unencoded
 			k++
 		}
 		at := strings.LastIndexByte(s[p:k], '@')
@@ -276,7 +289,7 @@ func findURLPasswords(s string, add func(Finding)) {
 			continue
 		}
 		pw := s[p+c+1 : p+at]
-		if strings.IndexByte(pw, ':') >= 0 || expression(pw) {
+		if len(pw) < passwordStrength.minLen || strings.IndexByte(pw, ':') >= 0 || expression(pw) {
 			continue // a list of hosts (a:1,b:2@c), not userinfo
 		}
 		if u, err := url.PathUnescape(pw); err == nil {
@@ -414,7 +427,7 @@ func findAuthorization(s, lower string, add func(Finding)) {
 // -._~+/ then = padding), or "" when what follows it shows an expression.
 func credentialRun(s string, j int) string {
 	k := j
-	for k < len(s) && (isWordByte(s[k]) || strings.IndexByte("-.~+/", s[k]) >= 0) {
+	for k < len(s) && k-j < maxValue && (isWordByte(s[k]) || strings.IndexByte("-.~+/", s[k]) >= 0) {
 		k++
 	}
 	for k < len(s) && s[k] == '=' {

@@ -213,3 +213,22 @@ func BenchmarkRedactRequest(b *testing.B) {
 		Redact(text)
 	}
 }
+
+// BenchmarkRedactAdversarial: text built to make a scan quadratic — one
+// 512 KB line of JSON with a key word every 40 bytes, URLs with no slash,
+// and key block headers without an END line.
+func BenchmarkRedactAdversarial(b *testing.B) {
+	for _, c := range []struct{ name, unit string }{
+		{"json-line", `{"token": "x", "password": "y", "a": 1},`},
+		{"urls", "a://b:c@d://e:f@g"},
+		{"headers", "-----BEGIN RSA PRIVATE KEY-----\n"},
+	} {
+		text := strings.Repeat(c.unit, 512<<10/len(c.unit))
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				Redact(text)
+			}
+		})
+	}
+}
