@@ -118,8 +118,8 @@ func findAssignments(s, lower string, add func(Finding)) {
 			for b > 0 && i-b < maxKey && isKeyByte(s[b-1]) {
 				b--
 			}
-			if b >= 2 && s[b-2:b] == "::" {
-				continue // a namespaced name (AWS::ApiGateway::ApiKey), no key
+			if b >= 2 && s[b-2:b] == "::" || inMarker(s, b) {
+				continue // a namespaced name (AWS::ApiGateway::ApiKey), or a marker's kind, no key
 			}
 			key := s[b:e]
 			kind := keyKind(key, s, b)
@@ -148,6 +148,14 @@ func findAssignments(s, lower string, add func(Finding)) {
 			add(Finding{Kind: kind, Start: vs, End: ve})
 		}
 	}
+}
+
+// inMarker: s[i] is inside a marker ("[secret: password] =x" holds no key:
+// a second Redact must change nothing).
+func inMarker(s string, i int) bool {
+	before := s[max(0, i-32):i]
+	j := strings.LastIndex(before, "[secret: ")
+	return j >= 0 && !strings.Contains(before[j:], "]")
 }
 
 // holdsKeyWord: the value holds the last word of its key, so it is a name

@@ -32,7 +32,7 @@ func Marker(kind string) string { return "[secret: " + kind + "]" }
 // finds overlap the first one made wins: key blocks, then the providers'
 // shapes, then the credential positions.
 func Find(s string) []Finding {
-	lower := strings.ToLower(s)
+	lower := asciiLower(s)
 	var out []Finding
 	add := func(f Finding) {
 		if f.Start >= f.End || strings.HasPrefix(s[f.Start:], "[secret: ") {
@@ -48,6 +48,20 @@ func Find(s string) []Finding {
 	findPositions(s, lower, add)
 	slices.SortFunc(out, func(a, b Finding) int { return a.Start - b.Start })
 	return out
+}
+
+// asciiLower lowercases A-Z only, so that an offset in it is the same
+// offset in s (strings.ToLower changes the length of invalid UTF-8 and of
+// some letters: "\xb7KEY" became 6 bytes, and indexing s with its offsets
+// panicked).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // Redact returns s with every secret replaced by its marker, and the kinds
