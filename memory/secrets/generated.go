@@ -17,7 +17,7 @@ type strength struct {
 
 var (
 	// passwordStrength: six bytes, a letter and a digit or symbol, 2 bits
-	// a byte ("hunter2" 2.81, "s3cr3t" 2.25; "aaa111" 1.0, "abab12" 1.92).
+	// a byte ("hunter2" 2.81, "k3vr3t" 2.25; "aaa111" 1.0, "abab12" 1.92).
 	passwordStrength = strength{minLen: 6, minBits: 2.0}
 	// tokenStrength: sixteen bytes, a letter and a digit (or three
 	// character classes), 2.5 bits a byte: 32 random hex digits carry ~3.8,
@@ -77,7 +77,7 @@ func namesItself(v string) bool {
 			return -1
 		}
 		return r
-	}, leet.Replace(strings.ToLower(v)))
+	}, strings.Map(unleet, strings.ToLower(v)))
 	for _, w := range []string{"password", "passwd", "secret", "token", "changeme", "placeholder", "dummy"} {
 		if strings.Contains(l, w) {
 			return true
@@ -86,9 +86,14 @@ func namesItself(v string) bool {
 	return false
 }
 
-// leet undoes the digits and symbols that stand for letters in example
+// unleet undoes the digits and symbols that stand for letters in example
 // passwords.
-var leet = strings.NewReplacer("@", "a", "4", "a", "3", "e", "1", "i", "0", "o", "5", "s", "$", "s", "7", "t")
+func unleet(r rune) rune {
+	if i := strings.IndexRune("@43105$7", r); i >= 0 {
+		return rune("aaeiosst"[i])
+	}
+	return r
+}
 
 // entropy is the Shannon entropy of v's bytes, in bits per byte.
 func entropy(v string) float64 {
@@ -114,13 +119,13 @@ func entropy(v string) float64 {
 // when its pieces are three characters long or more on average and every
 // piece is a word or a short number (wordPiece).
 func wordy(v string) bool {
+	if sentence(v) {
+		return true
+	}
 	if strings.IndexFunc(v, func(r rune) bool {
 		return !(r == '_' || r == '-' || r == '.' || r == ':' || r == ' ' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) >= 0 {
 		return false // "hunt#er": a symbol no name holds
-	}
-	if strings.Contains(v, " ") && strings.IndexFunc(v, func(r rune) bool { return !(r == ' ' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) < 0 {
-		return true // "Some Pass": words and blanks
 	}
 	pieces := splitWords(v)
 	if len(pieces) < 2 || len(strings.Join(pieces, "")) < 3*len(pieces) {
@@ -134,6 +139,25 @@ func wordy(v string) bool {
 	}
 	for _, p := range pieces {
 		if !wordPiece(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// sentence: words (an apostrophe inside, punctuation after) and short
+// numbers between blanks — "Some Pass", "Don't tell anyone, it's for the 2
+// of them!"
+func sentence(v string) bool {
+	fields := strings.Fields(v)
+	if len(fields) < 2 {
+		return false
+	}
+	for _, f := range fields {
+		f = strings.Trim(f, `,;:!?.'"()`)
+		letters := strings.IndexFunc(f, func(r rune) bool { return !(r == '\'' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) < 0
+		number := len(f) <= 5 && strings.IndexFunc(f, func(r rune) bool { return r < '0' || r > '9' }) < 0
+		if f == "" || !letters && !number {
 			return false
 		}
 	}
@@ -165,15 +189,18 @@ func wordPiece(p string) bool {
 		return false
 	}
 	l := strings.ToLower(letters)
-	return len(l) < 3 || strings.ContainsAny(l, "aeiouy") || vowelless[l]
+	return len(l) < 3 || strings.ContainsAny(l, "aeiouy") || vowelless(l)
 }
 
-// vowelless are the words of code that have no vowel.
-var vowelless = map[string]bool{
-	"cfg": true, "ctx": true, "msg": true, "src": true, "dst": true, "pwd": true, "tmp": true, "str": true, "http": true,
-	"https": true, "sql": true, "xml": true, "dns": true, "cls": true, "pkg": true, "cmd": true, "mgr": true, "svc": true,
-	"srv": true, "cnt": true, "ptr": true, "rgb": true, "jwt": true, "crt": true, "pkcs": true, "ssh": true, "tls": true,
-	"www": true, "smtp": true, "ssl": true, "tcp": true, "gcp": true, "html": true, "css": true,
+// vowelless: the words of code that have no vowel.
+func vowelless(w string) bool {
+	switch w {
+	case "cfg", "ctx", "msg", "src", "dst", "pwd", "tmp", "str", "http", "https", "sql", "xml", "dns", "cls", "pkg",
+		"cmd", "mgr", "svc", "srv", "cnt", "ptr", "rgb", "jwt", "crt", "pkcs", "ssh", "tls", "www", "smtp", "ssl", "tcp",
+		"gcp", "html", "css":
+		return true
+	}
+	return false
 }
 
 // splitWords cuts an identifier into its words: at any byte that is not a

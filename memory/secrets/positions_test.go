@@ -154,6 +154,8 @@ func TestRedactLeavesExpressions(t *testing.T) {
 		"Reset password link expired; she asked IT for a new one.",
 		"Password manager: 1Password. She never wants passwords written into notes.",
 		"password: see the vault",
+		`"secret": "Don't tell anyone, it's a surprise for the 2 of them!"`,
+		`"token": "Expires in 2 hours."`,
 		"token: 12 left this month",
 		"max_tokens=4096, temperature=0.2",
 		"token_type=bearer",
