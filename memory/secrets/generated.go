@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"encoding/base64"
 	"math"
 	"strings"
 )
@@ -63,7 +64,38 @@ func generated(v string, st strength) bool {
 	if entropy(v) < st.minBits {
 		return false
 	}
-	return !wordy(v) && !isPath(v) && !strings.Contains(v, "://") && !namesItself(v)
+	if st.digit && strings.ContainsAny(v, " \t") {
+		return false // a token has no blank: "Bearer resource_metadata=" is code's text
+	}
+	if d, ok := decodedText(v); ok && (namesItself(d) || sentence(d)) {
+		return false // base64 of "isaacs:not my real password", a doc's example
+	}
+	return !wordy(v) && !isPath(v) && !strings.Contains(v, "://") && !uri(v) && !namesItself(v)
+}
+
+// uri: a value that starts with a scheme of three letters or more and a
+// colon names something — urn:uuid:…, arn:aws:secretsmanager:…, mailto:…
+func uri(v string) bool {
+	i := strings.IndexByte(v, ':')
+	return i >= 3 && strings.IndexFunc(v[:i], func(r rune) bool { return r < 'a' || r > 'z' }) < 0
+}
+
+// decodedText is v decoded from base64, when it is base64 of printable
+// ASCII text.
+func decodedText(v string) (string, bool) {
+	if len(v)%4 != 0 {
+		return "", false
+	}
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil || len(b) == 0 {
+		return "", false
+	}
+	for _, c := range b {
+		if c < ' ' || c > '~' {
+			return "", false
+		}
+	}
+	return string(b), true
 }
 
 // namesItself: a value that holds a credential's name is a name or a
