@@ -23,32 +23,39 @@ func findPositions(s, lower string, add func(Finding)) {
 	}
 }
 
-// credentialWords end a key that names a credential (the last word of
-// DB_PASSWORD, clientSecret, _authToken, aws_secret_access_key…); "key"
-// does only after one of keyQualifiers (API_KEY, AccountKey, secret key),
-// "pass" only after another word (DB_PASS; "--- PASS: TestX" is go test's),
-// "tokens" (max_tokens) and "token_type" never do, and a key with "public"
-// in it never does (PublicKeyToken= is a .NET assembly's name).
-// "Credential" is not one: PowerShell's -Credential is a user name.
-var credentialWords = map[string]string{
-	"password": "password", "passwd": "password", "passphrase": "password", "pwd": "password", "pass": "password", "passcode": "password",
-	"secret": "credential", "token": "credential", "auth": "credential",
-	"apikey": "credential", "apitoken": "credential", "authtoken": "credential", "accesstoken": "credential", "secretkey": "credential",
-	"accesskey": "credential", "privatekey": "credential", "clientsecret": "credential", "accountkey": "credential", "sharedaccesskey": "credential",
+// credentialWord says what the last word of a key names: a password, another
+// credential (DB_PASSWORD, clientSecret, _authToken…), or neither (""). "key"
+// names one only after a keyQualifier (API_KEY, AccountKey, secret key),
+// "pass" only after another word (DB_PASS; "--- PASS: TestX" is go test's);
+// "tokens" (max_tokens) and "token_type" never do, nor a key with "public"
+// in it (PublicKeyToken= is a .NET assembly's name). "Credential" is not
+// one: PowerShell's -Credential is a user name.
+func credentialWord(w string) string {
+	switch w {
+	case "password", "passwd", "passphrase", "pwd", "pass", "passcode":
+		return "password"
+	case "secret", "token", "auth", "apikey", "apitoken", "authtoken", "accesstoken", "secretkey", "accesskey",
+		"privatekey", "clientsecret", "accountkey", "sharedaccesskey":
+		return "credential"
+	}
+	return ""
 }
 
-var keyQualifiers = map[string]bool{
-	"api": true, "access": true, "secret": true, "private": true, "account": true, "master": true, "signing": true,
-	"encryption": true, "auth": true, "client": true, "app": true, "application": true, "subscription": true,
-	"consumer": true, "webhook": true, "deploy": true, "admin": true, "service": true, "storage": true,
+func keyQualifier(w string) bool {
+	switch w {
+	case "api", "access", "secret", "private", "account", "master", "signing", "encryption", "auth", "client", "app",
+		"application", "subscription", "consumer", "webhook", "deploy", "admin", "service", "storage":
+		return true
+	}
+	return false
 }
 
 // assignmentWords are what findAssignments looks for in the lowercased
 // text; a key that names a credential ends with one of them.
 var assignmentWords = []string{"password", "passwd", "passphrase", "pwd", "pass", "passcode", "secret", "token", "key", "auth"}
 
-// keyKind says whether key (which ends at s[end]) names a password, another
-// credential, or neither ("").
+// keyKind says whether key (which starts at s[start]) names a password,
+// another credential, or neither ("").
 func keyKind(key string, s string, start int) string {
 	words := splitWords(key)
 	if len(words) == 0 {
@@ -63,7 +70,7 @@ func keyKind(key string, s string, start int) string {
 	if last == "pass" && len(words) == 1 {
 		return ""
 	}
-	if kind, ok := credentialWords[last]; ok {
+	if kind := credentialWord(last); kind != "" {
 		return kind
 	}
 	if last != "key" {
@@ -79,7 +86,7 @@ func keyKind(key string, s string, start int) string {
 		}
 		prev = s[i : start-1]
 	}
-	if keyQualifiers[strings.ToLower(prev)] {
+	if keyQualifier(strings.ToLower(prev)) {
 		return "credential"
 	}
 	return ""
