@@ -112,3 +112,14 @@ BENCH_DATA="$data" AGENT_BIN="$bin" "$root/scripts/locomo-digests.sh" | grep '^l
 bash "$root/scripts/bench-cache.sh"
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-statedb.sh"
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-session.sh"
+
+# Secrets (memory/secrets, docs/decisions-secrets.md): caught/total over a
+# corpus of secrets in the forms people paste them, touched/total over code
+# and notes that only name them; then the markers it would insert into the
+# Go and Python standard libraries and the shared corpora (each one listed
+# in $work/secretsbench.hits). Alone: go run ./scripts/secretsbench -h.
+echo >&2 "bench.sh: secrets corpus"
+pystdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])' 2>/dev/null || true)
+echo
+(cd "$root" && go run ./scripts/secretsbench -go "$(go env GOROOT)/src" ${pystdlib:+-py "$pystdlib"} -data "$data") 2>"$work/secretsbench.hits" ||
+    echo >&2 "bench.sh: the secrets corpus missed its target (see above)"

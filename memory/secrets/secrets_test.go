@@ -3,6 +3,7 @@ package secrets
 import (
 	"archive/tar"
 	"compress/gzip"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -11,29 +12,46 @@ import (
 	"testing"
 )
 
-// Each kind, as the provider issues it (made-up values of the real shape),
-// inside a sentence: the value is replaced by the marker, the words around
-// it stay.
+// Each provider's kind, as the provider issues it (made-up values of the
+// real shape), inside a sentence: the value is replaced by the marker, the
+// words around it stay.
 func TestRedactKinds(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"my key is AKIAIOSFODNN7EXAMPLE ok", "my key is [secret: aws access key] ok"},
+		{"my key is AKIAPIX6EA6QOM66ZJOJ ok", "my key is [secret: aws access key] ok"},
+		{"AWS's documented AKIAIOSFODNN7EXAMPLE has the shape", "AWS's documented [secret: aws access key] has the shape"},
 		{"token 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 here", "token [secret: github token] here"},
-		{"pat github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX1234 end", "pat [secret: github token] end"},
+		{"app " + ghToken("ghs_", "Zq8wLm3Np7Rt2Vx6Yb1Cd5Fg9Hj4Kk") + " here", "app [secret: github token] here"},
+		{"pat github_pat_11ABCDEFG0a1b2c3d4e5f6_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8dKLzdocJ2isAjIhKtJ0RlgLK end", "pat [secret: github token] end"},
 		{"openai sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z0AbC end", "openai [secret: openai key] end"},
 		{"openai sk-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z0AbCdEf7g end", "openai [secret: openai key] end"},
 		{"claude sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z0AbC-_xyz end", "claude [secret: anthropic key] end"},
 		{"slack xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx end", "slack [secret: slack token] end"},
+		{"hook https://hooks.slack.com/services/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 end", "hook [secret: slack webhook] end"},
 		{"maps AIzaSyA-1234567890abcdefghijklmnopqrstu end", "maps [secret: google api key] end"},
+		{"maps AIzaSyB7c9D2e4F6g8H0i2J4k6L8m0N2p4Q6r8- end", "maps [secret: google api key] end"},
 		{"stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc end", "stripe [secret: stripe key] end"},
+		{"stripe rk_test_51H7q2LkR9sTu3Vw5XyZ end", "stripe [secret: stripe key] end"},
+		{"webhook whsec_Mz4rT8vK2pQ9wX6nB3cL7hJ5dF1gS0aY end", "webhook [secret: stripe webhook secret] end"},
 		{"gitlab glpat-AbCdEf1234567890XyZ_ end", "gitlab [secret: gitlab token] end"},
 		{"jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U end", "jwt [secret: jwt] end"},
+		{"hf 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 end", "hf [secret: hugging face token] end"},
+		{"npm " + ghToken("npm_", "a7Kp2Qw9Zx4Lm8Nr3Vt6Yb1Cd5Fg0H") + " end", "npm [secret: npm token] end"},
+		{"sg 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 end", "sg [secret: sendgrid key] end"},
+		{"hook https://discord.com/api/webhooks/123456789012345678/aB3dE6fG9hI2jK5lM8nO1pQ4rS7tU0vW3xY6zA9bC2dE5fG8hI1jK4lM7nO0pQ3rS6t end", "hook [secret: discord webhook] end"},
+		{"do dop_v1_3f9a2b7c4d1e8f5a6b3c0d9e2f7a4b1c8d5e2f9a6b3c0d7e4f1a8b5c2d9e6f3a end", "do [secret: digitalocean token] end"},
+		{"shop 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 end", "shop [secret: shopify token] end"},
+		{"age AGE-SECRET-KEY-1RNUJCKPAK28LRDJG0EEL92UE3GM36KCWF9TFWWQLTSJQF6H5GRAEEEEX7E end", "age [secret: age secret key] end"},
+		{"bot 7254893016:AAHx3kP9vQ2mZ7rT5wY8bN1cF4gJ6hL0sDq end", "bot [secret: telegram bot token] end"},
+		{"url https://api.telegram.org/bot7254893016:AAHx3kP9vQ2mZ7rT5wY8bN1cF4gJ6hL0sDq/sendMessage", "url https://api.telegram.org/bot[secret: telegram bot token]/sendMessage"},
+		{"pypi pypi-AgEIcHlwaS5vcmcCJGM3ZjE5YTQyLTljYjUtNDk4ZC05ZjU3LWU0YzI4ZDFhNmIwOQACKlszLCJhIl0 end", "pypi [secret: pypi token] end"},
+		{"docker dckr_pat_7hQ2xK9mV4pZ1rT6wY3bN8cF0gJ end", "docker [secret: docker hub token] end"},
+		{"linear lin_api_Q8w2E5r7T1y4U6i9O3p0A2s5D7f9G1h3J5k7L9z2 end", "linear [secret: linear key] end"},
+		{"mailgun key-3f9a2b7c4d1e8f5a6b3c0d9e2f7a4b1c end", "mailgun [secret: mailgun key] end"},
+		{"curl -H 'Authorization: Bearer abc123DEF456ghi789JKLx' x", "curl -H 'Authorization: Bearer [secret: bearer token]' x"},
+		{"Authorization: Basic YWRtaW46VHIwdWI0ZG9yJjM=", "Authorization: Basic [secret: basic credentials]"},
+		{"key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACB7Qx2v9cJ\n-----END OPENSSH PRIVATE KEY-----\ndone", "key:\n[secret: private key]\ndone"},
 		{"db password=hunter2 please", "db password=[secret: password] please"},
-		{"use password=hunter2, then", "use password=[secret: password], then"},
-		{`{"password": "s3cr3t-Value"}`, `{"password": "[secret: password]"}`},
-		{"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS_SECRET_ACCESS_KEY=[secret: credential]"},
-		{"curl -H 'Authorization: Bearer abc123DEF456ghi789JKL' x", "curl -H 'Authorization: Bearer [secret: bearer token]' x"},
-		{"key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\ndone", "key:\n[secret: private key]\ndone"},
-		{"cut -----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA", "cut [secret: private key]"},
+		{"AWS_SECRET_ACCESS_KEY=XbiufMdI8X2Y4rUmer/BH3M1XS0DRdJuPnBIKpi9", "AWS_SECRET_ACCESS_KEY=[secret: credential]"},
 	} {
 		got, kinds := Redact(c.in)
 		if got != c.want {
@@ -44,6 +62,39 @@ func TestRedactKinds(t *testing.T) {
 		}
 		if again, k := Redact(got); again != got || len(k) != 0 {
 			t.Errorf("Redact is not idempotent on %q: %q %q", got, again, k)
+		}
+	}
+}
+
+// ghToken makes a GitHub-style token (also npm's): prefix, 30 characters,
+// and their CRC32 in base62, six digits.
+func ghToken(prefix, body string) string {
+	sum := crc32.ChecksumIEEE([]byte(body))
+	tail := make([]byte, 6)
+	for i := 5; i >= 0; i-- {
+		tail[i] = base62[sum%62]
+		sum /= 62
+	}
+	return prefix + body + string(tail)
+}
+
+// A look-alike of a GitHub or npm token — the right prefix, length and
+// alphabet, a checksum that does not add up, as in docs and examples — is
+// left as written; the same body with its checksum is a token.
+func TestChecksum(t *testing.T) {
+	real := ghToken("ghp_", "Zq8wLm3Np7Rt2Vx6Yb1Cd5Fg9Hj4Kk")
+	fake := real[:len(real)-1] + string(real[len(real)-1]^1)
+	npm := ghToken("npm_", "a7Kp2Qw9Zx4Lm8Nr3Vt6Yb1Cd5Fg0H")
+	npmFake := npm[:len(npm)-1] + string(npm[len(npm)-1]^1)
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{real, true}, {fake, false}, {npm, true}, {npmFake, false},
+		{"ghp_16C7e42F292c6912E7710c838347Ae178B4a", false},
+	} {
+		if got := len(Find("x "+c.in+" y")) == 1; got != c.want {
+			t.Errorf("Find(%q) found = %v, want %v", c.in, got, c.want)
 		}
 	}
 }
@@ -160,5 +211,24 @@ func BenchmarkRedactRequest(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		Redact(text)
+	}
+}
+
+// BenchmarkRedactAdversarial: text built to make a scan quadratic — one
+// 512 KB line of JSON with a key word every 40 bytes, URLs with no slash,
+// and key block headers without an END line.
+func BenchmarkRedactAdversarial(b *testing.B) {
+	for _, c := range []struct{ name, unit string }{
+		{"json-line", `{"token": "x", "password": "y", "a": 1},`},
+		{"urls", "a://b:c@d://e:f@g"},
+		{"headers", "-----BEGIN RSA PRIVATE KEY-----\n"},
+	} {
+		text := strings.Repeat(c.unit, 512<<10/len(c.unit))
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				Redact(text)
+			}
+		})
 	}
 }
