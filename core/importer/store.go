@@ -2,10 +2,10 @@ package importer
 
 import (
 	"bytes"
-	"encoding/json"
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
