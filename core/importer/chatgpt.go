@@ -52,17 +52,17 @@ type gptContent struct {
 func readChatGPT(r json.RawMessage, t *tally) (Conversation, []string, error) {
 	var g gptConversation
 	if err := json.Unmarshal(r, &g); err != nil {
-		return Conversation{Title: g.title(r)}, nil, err
+		return named(r, "id", "title"), nil, err
 	}
 	return g.convert(t)
 }
 
-// title is the conversation's title for an error about it, read on its
-// own when the whole did not decode.
-func (g *gptConversation) title(r json.RawMessage) string {
+// named is a conversation that did not decode, with its id and title read
+// on their own, for the error that names it.
+func named(r json.RawMessage, id, title string) Conversation {
 	var o looseObject
 	json.Unmarshal(r, &o)
-	return o.str("title")
+	return Conversation{ID: o.str(id), Title: o.str(title)}
 }
 
 func (g *gptConversation) convert(t *tally) (Conversation, []string, error) {

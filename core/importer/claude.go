@@ -25,9 +25,21 @@ type claudeMessage struct {
 	Sender      text          `json:"sender"`
 	CreatedAt   stamp         `json:"created_at"`
 	Text        text          `json:"text"`
-	Content     []looseObject `json:"content"`
+	Content     []block       `json:"content"`
 	Attachments looseList     `json:"attachments"`
 	Files       looseList     `json:"files"`
+}
+
+// block is one of a message's typed blocks; a block that is only a string
+// is its text.
+type block struct{ looseObject }
+
+func (b *block) UnmarshalJSON(data []byte) error {
+	if data[0] == '"' {
+		b.looseObject = looseObject{"type": json.RawMessage(`"text"`), "text": data}
+		return nil
+	}
+	return b.looseObject.UnmarshalJSON(data)
 }
 
 // readClaude converts one conversation of the export; t counts its
@@ -35,9 +47,7 @@ type claudeMessage struct {
 func readClaude(r json.RawMessage, t *tally) (Conversation, []string, error) {
 	var cc claudeConversation
 	if err := json.Unmarshal(r, &cc); err != nil {
-		var o looseObject
-		json.Unmarshal(r, &o)
-		return Conversation{Title: o.str("name")}, nil, err
+		return named(r, "uuid", "name"), nil, err
 	}
 	c, err := cc.convert(t)
 	return c, nil, err

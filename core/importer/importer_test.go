@@ -204,7 +204,7 @@ func TestBadInputIsAClearError(t *testing.T) {
 		{"an object", Claude, `{"uuid": "x"}`, ErrNotExport, "not a Claude export"},
 		{"other json", ChatGPT, `[{"name": "x"}]`, ErrNotExport, "neither mapping nor chat_messages"},
 		{"the other export", Claude, string(gpt), ErrNotExport, "is a ChatGPT export, not Claude's (run: agent import chatgpt"},
-		{"a bad time", Claude, `[{"uuid": "u", "created_at": "yesterday", "chat_messages": [{"uuid": "m", "sender": "human", "text": "hi"}]}]`, ErrNotExport, `not one conversation could be read (conversation 1: created_at is "yesterday", expected a time`},
+		{"a bad time", Claude, `[{"uuid": "u", "created_at": "yesterday", "chat_messages": [{"uuid": "m", "sender": "human", "text": "hi"}]}]`, ErrNotExport, `not one conversation could be read (conversation 1 (u): created_at is "yesterday", expected a time`},
 		{"no id", ChatGPT, `[{"title": "t", "mapping": {}}]`, ErrNotExport, "no id"},
 	} {
 		file := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".json")

@@ -16,7 +16,6 @@ import (
 // testdata/odd is one odd shape, written from the formats' documented and
 // observed variants. Everything readable arrives; what does not is named.
 
-
 func byTitle(t *testing.T, p Parsed, title string) Conversation {
 	t.Helper()
 	for _, c := range p.Conversations {
@@ -240,5 +239,21 @@ func TestSizeBounds(t *testing.T) {
 	}
 	if _, err := readExport(file, Claude, defaultLimits); err != nil {
 		t.Errorf("within the bounds: %v", err)
+	}
+}
+
+// A block given as a bare string is its text; an unreadable conversation
+// is named by its id when it has no title.
+func TestClaudeStringBlockAndUnreadableByID(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "conversations.json")
+	os.WriteFile(file, []byte(`[{"uuid": "s-1", "name": "Strings", "created_at": "2024-06-10T09:15:30Z", "chat_messages": [
+	  {"uuid": "1", "sender": "human", "content": ["plain block words"]}]},
+	 {"uuid": "s-2", "created_at": "2024-06-10T09:15:30Z", "chat_messages": [{"uuid": "1", "sender": {"name": "me"}}]}]`), 0o644)
+	p := read(t, file, Claude)
+	if len(p.Conversations) != 1 || all(p.Conversations[0]) != "user: plain block words \n" {
+		t.Errorf("a string block: %+v", p.Conversations)
+	}
+	if len(p.Unreadable) != 1 || p.Unreadable[0].String() != "conversation 2 (s-2): chat_messages.sender is an object, expected text" {
+		t.Errorf("unreadable %+v", p.Unreadable)
 	}
 }
