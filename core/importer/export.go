@@ -132,7 +132,7 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 	first, err := firstByte(br)
 	if err != nil || first != '[' && first != '{' {
 		if errors.Is(err, errTooLarge) {
-			return p, fmt.Errorf("%s: %w", file, err)
+			return p, errorf(ErrNotExport, "%s: %v; nothing imported", file, err)
 		}
 		return p, errorf(ErrNotExport, "%s is not JSON: a %s export is its conversations.json, or the zip it came in", file, originName[origin])
 	}
@@ -141,7 +141,7 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 		var syn *json.SyntaxError
 		switch {
 		case errors.Is(err, errTooLarge):
-			return fmt.Errorf("%s: %w; nothing imported", file, err)
+			return errorf(ErrNotExport, "%s: %v; nothing imported", file, err)
 		case errors.As(err, &syn):
 			return errorf(ErrNotExport, "%s: truncated or invalid JSON (%v at byte %d); nothing imported", file, err, syn.Offset)
 		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
@@ -172,8 +172,12 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 		return nil
 	}
 	if first == '{' { // one conversation saved on its own
+		counted.start()
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
+			if errors.Is(err, errConversationTooLarge) {
+				return p, errorf(ErrNotExport, "%s: the conversation is larger than %s, more than any export holds; nothing imported", file, size(lim.conversation))
+			}
 			return p, bad(err)
 		}
 		if err := one(raw); err != nil {
@@ -188,7 +192,7 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
 				if errors.Is(err, errConversationTooLarge) {
-					return p, fmt.Errorf("%s: conversation %d is larger than %s, more than any export holds; nothing imported", file, i+1, size(lim.conversation))
+					return p, errorf(ErrNotExport, "%s: conversation %d is larger than %s, more than any export holds; nothing imported", file, i+1, size(lim.conversation))
 				}
 				return p, bad(err)
 			}
@@ -314,19 +318,22 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	c.n += int64(n)
 	switch {
 	case c.n > c.lim.export:
-		return n, fmt.Errorf("conversations.json is larger than %s, more than any export holds: %w", size(c.lim.export), errTooLarge)
+		return n, errorf(errTooLarge, "conversations.json is larger than %s, more than any export holds", size(c.lim.export))
 	case c.counted && c.n-c.from > c.lim.conversation+64<<10: // + the buffer's read-ahead
 		return n, errConversationTooLarge
 	}
 	return n, err
 }
 
-// size says a bound in MiB or GiB.
+// size says a bound in GiB, MiB or bytes.
 func size(n int64) string {
-	if n >= 1<<30 && n%(1<<30) == 0 {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
 		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
 	}
-	return fmt.Sprintf("%d MiB", n>>20)
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // firstByte is the first byte of the JSON, past a byte order mark and
@@ -366,6 +373,10 @@ func openConversationsJSON(file string, lim limits) (io.Reader, io.Closer, error
 	head := make([]byte, 4)
 	n, _ := io.ReadFull(f, head)
 	if n < 4 || !bytes.Equal(head, []byte("PK\x03\x04")) {
+		if fi.Size() > lim.export {
+			f.Close()
+			return nil, nil, errorf(ErrNotExport, "%s is %.1f GiB, more than the %s any export holds; nothing imported", file, float64(fi.Size())/(1<<30), size(lim.export))
+		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			f.Close()
 			return nil, nil, err

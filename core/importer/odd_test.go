@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -227,8 +228,13 @@ func TestSizeBounds(t *testing.T) {
 		t.Errorf("a zip entry beyond the bound: %v", err)
 	}
 	_, err = readExport(gptFixture, ChatGPT, limits{export: 1000, conversation: 1 << 20})
-	if err == nil || !strings.Contains(err.Error(), "larger than") {
+	if !errors.Is(err, ErrNotExport) || !strings.Contains(err.Error(), "more than the 1000 bytes any export holds") {
 		t.Errorf("a file beyond the bound: %v", err)
+	}
+	// A stream (a pipe, a zip entry that lies) is held to the bound as read.
+	r := &countingReader{r: strings.NewReader(strings.Repeat(" ", 5000)), lim: limits{export: 1000, conversation: 1 << 20}}
+	if _, err := io.Copy(io.Discard, r); !errors.Is(err, errTooLarge) || err.Error() != "conversations.json is larger than 1000 bytes, more than any export holds" {
+		t.Errorf("a stream beyond the bound: %v", err)
 	}
 	big := fmt.Sprintf(`[{"uuid": "u", "name": "big", "created_at": "2024-06-10T09:15:30Z", "chat_messages": [{"uuid": "m", "sender": "human", "text": %q}]}]`, strings.Repeat("x", 300<<10))
 	file := filepath.Join(t.TempDir(), "big.json")
