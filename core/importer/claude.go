@@ -21,13 +21,13 @@ type claudeConversation struct {
 }
 
 type claudeMessage struct {
-	UUID        text          `json:"uuid"`
-	Sender      text          `json:"sender"`
-	CreatedAt   stamp         `json:"created_at"`
-	Text        text          `json:"text"`
-	Content     []block       `json:"content"`
-	Attachments looseList     `json:"attachments"`
-	Files       looseList     `json:"files"`
+	UUID        text      `json:"uuid"`
+	Sender      text      `json:"sender"`
+	CreatedAt   stamp     `json:"created_at"`
+	Text        text      `json:"text"`
+	Content     []block   `json:"content"`
+	Attachments looseList `json:"attachments"`
+	Files       looseList `json:"files"`
 }
 
 // block is one of a message's typed blocks; a block that is only a string
