@@ -3,8 +3,10 @@ package importer
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -52,10 +54,59 @@ type gptContent struct {
 func readChatGPT(r json.RawMessage, t *tally) (Conversation, []string, error) {
 	var g gptConversation
 	if err := json.Unmarshal(r, &g); err != nil {
-		return named(r, "id", "title"), nil, err
+		return named(r, "id", "title"), nil, inMessage(err, r, "mapping", func(raw json.RawMessage) error {
+			var n gptNode
+			return json.Unmarshal(raw, &n)
+		})
 	}
 	return g.convert(t)
 }
+
+// inMessage says which message a field that did not decode is in: err's
+// field is under list (mapping or chat_messages), so each of its entries
+// is decoded alone (decode) until one fails the same way. Only an error
+// pays for this.
+func inMessage(err error, r json.RawMessage, list string, decode func(json.RawMessage) error) error {
+	var typ *json.UnmarshalTypeError
+	if !errors.As(err, &typ) || !strings.HasPrefix(typ.Field, list+".") {
+		return err
+	}
+	var o looseObject
+	json.Unmarshal(r, &o)
+	var entries []json.RawMessage
+	var names []string
+	var byID map[string]json.RawMessage
+	if json.Unmarshal(o[list], &byID) == nil {
+		for id := range byID {
+			names = append(names, id)
+		}
+		slices.Sort(names)
+		for _, id := range names {
+			entries = append(entries, byID[id])
+		}
+	} else if json.Unmarshal(o[list], &entries) == nil {
+		for i := range entries {
+			names = append(names, strconv.Itoa(i+1))
+		}
+	}
+	for i, e := range entries {
+		var inner *json.UnmarshalTypeError
+		if errors.As(decode(e), &inner) {
+			inner.Field = strings.TrimPrefix(strings.TrimPrefix(inner.Field, "message."), "chat_messages.")
+			return &located{where: "message " + names[i], err: inner}
+		}
+	}
+	return err
+}
+
+// located is an error in one message of a conversation.
+type located struct {
+	where string
+	err   error
+}
+
+func (l *located) Error() string { return l.where + ": " + l.err.Error() }
+func (l *located) Unwrap() error { return l.err }
 
 // named is a conversation that did not decode, with its id and title read
 // on their own, for the error that names it.

@@ -47,7 +47,10 @@ func (b *block) UnmarshalJSON(data []byte) error {
 func readClaude(r json.RawMessage, t *tally) (Conversation, []string, error) {
 	var cc claudeConversation
 	if err := json.Unmarshal(r, &cc); err != nil {
-		return named(r, "uuid", "name"), nil, err
+		return named(r, "uuid", "name"), nil, inMessage(err, r, "chat_messages", func(raw json.RawMessage) error {
+			var m claudeMessage
+			return json.Unmarshal(raw, &m)
+		})
 	}
 	c, err := cc.convert(t)
 	return c, nil, err

@@ -173,6 +173,10 @@ func quoteShort(s string) string {
 // unreadable says why a conversation could not be read, in the user's
 // terms: the field, what it held and what was expected — never a Go type.
 func unreadable(err error) string {
+	var loc *located
+	if errors.As(err, &loc) {
+		return loc.where + ": " + unreadable(loc.err)
+	}
 	var typ *json.UnmarshalTypeError
 	if !errors.As(err, &typ) {
 		var syn *json.SyntaxError

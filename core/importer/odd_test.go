@@ -83,7 +83,7 @@ func TestUnreadableConversationIsSkippedAlone(t *testing.T) {
 	}
 	for i, want := range []string{
 		`conversation 2 ("Broken time"): create_time is an object, expected a time`,
-		`conversation 3 ("Broken words"): mapping.message.author.role is a list, expected text`,
+		`conversation 3 ("Broken words"): message u: author.role is a list, expected text`,
 	} {
 		if got := p.Unreadable[i].String(); !strings.HasPrefix(got, want) {
 			t.Errorf("said %q, want %q", got, want)
@@ -259,7 +259,7 @@ func TestClaudeStringBlockAndUnreadableByID(t *testing.T) {
 	if len(p.Conversations) != 1 || all(p.Conversations[0]) != "user: plain block words \n" {
 		t.Errorf("a string block: %+v", p.Conversations)
 	}
-	if len(p.Unreadable) != 1 || p.Unreadable[0].String() != "conversation 2 (s-2): chat_messages.sender is an object, expected text" {
+	if len(p.Unreadable) != 1 || p.Unreadable[0].String() != "conversation 2 (s-2): message 1: sender is an object, expected text" {
 		t.Errorf("unreadable %+v", p.Unreadable)
 	}
 }
