@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -82,7 +85,47 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 	}
 	a.infof("%s %d conversations (%d messages)%s; %d already imported, %d skipped (no text)",
 		verb, len(res.Files), res.Messages, id, res.Already, res.Skipped)
+	if len(res.InKept) > 0 {
+		a.infof("not written again: %d conversations are in files an undo kept because you had edited them (%s)",
+			len(res.InKept), strings.Join(res.InKept, ", "))
+	}
+	if k := kindsLine(res.Counts); k != "" {
+		a.infof("%s", k)
+	}
+	for _, n := range res.Notes {
+		a.warnf("%s", n)
+	}
+	for _, u := range res.Unreadable {
+		a.warnf("skipped %s", u)
+	}
 	return nil
+}
+
+// kindsLine says how many messages (and parts of them) of each kind the
+// export held: imported as text, named, left out.
+func kindsLine(c importer.Counts) string {
+	list := func(m map[string]int) string {
+		keys := slices.Sorted(maps.Keys(m))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = strconv.Itoa(m[k]) + " " + k
+		}
+		return strings.Join(parts, ", ")
+	}
+	var out []string
+	if len(c.Text) > 0 {
+		out = append(out, "imported "+list(c.Text))
+	}
+	if len(c.Named) > 0 {
+		out = append(out, "named "+list(c.Named))
+	}
+	if len(c.LeftOut) > 0 {
+		out = append(out, "left out "+list(c.LeftOut))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "by kind: " + strings.Join(out, "; ")
 }
 
 func (a *app) runImportList(ctx context.Context, cmd *cli.Command) error {

@@ -6,12 +6,14 @@
 package importer
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"agent/memory"
 )
@@ -113,26 +115,54 @@ func yamlScalar(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-var slugJunk = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
+var idJunk = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
+
+// maxSlug bounds the title's part of a file name, in bytes: with the date,
+// id and suffixes the name stays far below the 255 bytes file systems allow.
+const maxSlug = 60
+
+// slug is a title as a file name's part: its letters, marks and digits in
+// any script, lowercased, every run of anything else (separators, control
+// characters, punctuation, spaces) one "-", cut at a letter's boundary.
+func slug(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range title {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) && b.Len() > 0 {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(unicode.ToLower(r))
+			continue
+		}
+		dash = true
+	}
+	s := b.String()
+	if len(s) > maxSlug {
+		cut := maxSlug
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		// a mark belongs to the letter before it: cut before both
+		for cut > 0 {
+			r, n := utf8.DecodeLastRuneInString(s[:cut])
+			if !unicode.IsMark(r) && r != '-' {
+				break
+			}
+			cut -= n
+		}
+		s = s[:cut]
+	}
+	return s
+}
 
 // fileName is the conversation's file under imports/: its date and time
 // first so a listing sorts by time, a slug of the title, and a short id so
 // two conversations with one title and minute never share a file.
 func fileName(c *Conversation, part int, loc *time.Location) string {
-	slug := strings.Map(func(r rune) rune {
-		if r > unicode.MaxASCII {
-			return '-'
-		}
-		return unicode.ToLower(r)
-	}, c.Title)
-	slug = strings.Trim(slugJunk().ReplaceAllString(slug, "-"), "-")
-	if len(slug) > 40 {
-		slug = strings.TrimRight(slug[:40], "-")
-	}
-	if slug == "" {
-		slug = "untitled"
-	}
-	id := slugJunk().ReplaceAllString(strings.ToLower(c.ID), "")
+	slug := cmp.Or(slug(c.Title), "untitled")
+	id := idJunk().ReplaceAllString(strings.ToLower(c.ID), "")
 	if len(id) > 8 {
 		id = id[:8]
 	}

@@ -204,7 +204,7 @@ func TestBadInputIsAClearError(t *testing.T) {
 		{"an object", Claude, `{"uuid": "x"}`, ErrNotExport, "not a Claude export"},
 		{"other json", ChatGPT, `[{"name": "x"}]`, ErrNotExport, "neither mapping nor chat_messages"},
 		{"the other export", Claude, string(gpt), ErrNotExport, "is a ChatGPT export, not Claude's (run: agent import chatgpt"},
-		{"a bad time", Claude, `[{"uuid": "u", "created_at": "yesterday", "chat_messages": [{"uuid": "m", "sender": "human", "text": "hi"}]}]`, ErrNotExport, `created_at "yesterday"`},
+		{"a bad time", Claude, `[{"uuid": "u", "created_at": "yesterday", "chat_messages": [{"uuid": "m", "sender": "human", "text": "hi"}]}]`, ErrNotExport, `not one conversation could be read (conversation 1 (u): created_at is "yesterday", expected a time`},
 		{"no id", ChatGPT, `[{"title": "t", "mapping": {}}]`, ErrNotExport, "no id"},
 	} {
 		file := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".json")
@@ -326,14 +326,72 @@ func TestImportReimportAndUndo(t *testing.T) {
 	if err != nil || len(list) != 2 || list[0].UndoneAt == nil || list[0].Conversations != 2 || list[0].Messages != 7 || list[0].Skipped != 1 {
 		t.Fatalf("list: %+v, %v", list, err)
 	}
-	// Undone, the conversations import again; the kept file's name is
-	// taken, so the new one gets the next.
+	// Undone, the conversations import again, but not the one whose file
+	// the undo kept: the user's edited file holds it, and its words are
+	// not written (nor indexed) a second time. The import says so.
 	third, err := Import(ctx, db, home, p, opts)
-	if err != nil || len(third.Files) != 2 || third.Files[0].Path == want[0] || third.Files[0].Continued {
+	if err != nil || len(third.Files) != 1 || third.Files[0].Path != want[1] || third.Already != 1 || !slices.Equal(third.InKept, want[:1]) {
 		t.Fatalf("import after undo: %+v, %v", third, err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(home, third.Files[0].Path)); strings.Contains(string(data), "continued") {
-		t.Errorf("a whole conversation imported again is headed as a continuation:\n%s", data)
+	if got := files(t, home); !slices.Equal(got, []string{want[0], want[1], "imports/chatgpt/2024/mine.md"}) {
+		t.Errorf("after the import after undo: %v", got)
+	}
+	// The kept file deleted, the conversation comes back whole, not as a
+	// continuation.
+	os.Remove(edited)
+	fourth, err := Import(ctx, db, home, p, opts)
+	if err != nil || len(fourth.Files) != 1 || fourth.Files[0].Path != want[0] || fourth.Files[0].Continued {
+		t.Fatalf("import after the kept file went: %+v, %v", fourth, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(home, want[0])); strings.Contains(string(data), "continued") || strings.Contains(string(data), "feed it rye") {
+		t.Errorf("a whole conversation imported again:\n%s", data)
+	}
+}
+
+func TestImportReimportAfterUndoKeptEdit(t *testing.T) {
+	ctx := context.Background()
+	db, home := openDB(t), t.TempDir()
+	p := read(t, gptFixture, ChatGPT)
+	first, err := Import(ctx, db, home, p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := filepath.Join(home, first.Files[1].Path) // the sourdough one
+	f, _ := os.OpenFile(edited, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("\nMy own note: feed it rye.\n")
+	f.Close()
+	if _, err := Undo(ctx, db, home, first.ID, opts.Now); err != nil {
+		t.Fatal(err)
+	}
+	// A later export: the kept conversation went on. Only its new message
+	// is written, as part 2 with its heading.
+	later := read(t, gptFixture, ChatGPT)
+	c := &later.Conversations[1]
+	c.Messages = append(c.Messages, Message{ID: "b3", Role: "user", At: c.Started.Add(time.Hour), Text: "It smells of bread now."})
+	res, err := Import(ctx, db, home, later, opts)
+	if err != nil || len(res.Files) != 2 {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	var part2 Planned
+	for _, f := range res.Files {
+		if f.ConversationID == c.ID {
+			part2 = f
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(home, part2.Path))
+	if !part2.Continued || part2.Messages != 1 || !strings.HasSuffix(part2.Path, "-part2.md") || !strings.Contains(string(data), "(continued, part 2)") || strings.Contains(string(data), "nail polish") {
+		t.Errorf("%+v:\n%s", part2, data)
+	}
+	// Indexed, each passage is found once.
+	os.WriteFile(filepath.Join(home, "MEMORY.md"), nil, 0o644)
+	ix, err := index.Open(ctx, home, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	hits, err := ix.Search(ctx, "nail polish", index.SearchOptions{K: 5, Fresh: true})
+	if err != nil || len(hits) != 1 {
+		t.Errorf("search: %d hits, %v", len(hits), err)
 	}
 	if data, _ := os.ReadFile(edited); !strings.Contains(string(data), "feed it rye") {
 		t.Error("the user's edit was lost")
@@ -443,7 +501,7 @@ func TestImportedFilesChunkAndIndexByConversation(t *testing.T) {
 // A Claude tool call with no name is named as unnamed, not as an empty
 // word in the note of what was not imported.
 func TestClaudeUnnamedToolCall(t *testing.T) {
-	c, err := readClaude(0, json.RawMessage(`{"uuid":"c1","name":"t","created_at":"2026-11-20T09:00:00Z","chat_messages":[{"uuid":"m1","sender":"assistant","content":[{"type":"text","text":"Done."},{"type":"tool_use"}]}]}`))
+	c, _, err := readClaude(json.RawMessage(`{"uuid":"c1","name":"t","created_at":"2026-11-20T09:00:00Z","chat_messages":[{"uuid":"m1","sender":"assistant","content":[{"type":"text","text":"Done."},{"type":"tool_use"}]}]}`), newTally())
 	if err != nil {
 		t.Fatal(err)
 	}

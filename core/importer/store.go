@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -39,19 +40,24 @@ type Planned struct {
 	Title          string `json:"title"`
 	Messages       int    `json:"messages"`
 	Continued      bool   `json:"continued"` // new messages of a conversation imported before
-	data           []byte
-	ids            []string
+	conv           *Conversation
+	msgs           []Message // rendered only when written: an import holds words, not files
+	part           int
 }
 
 // Result says what an import wrote, or would write.
 type Result struct {
-	ID       int64     `json:"id"` // 0 for a dry run or when nothing was new
-	Origin   string    `json:"origin"`
-	Files    []Planned `json:"files"`
-	Messages int       `json:"messages"`
-	Already  int       `json:"already_imported"` // conversations with nothing new
-	Skipped  int       `json:"skipped"`          // conversations with no text
-	DryRun   bool      `json:"dry_run"`
+	ID         int64     `json:"id"` // 0 for a dry run or when nothing was new
+	Origin     string    `json:"origin"`
+	Files      []Planned `json:"files"`
+	Messages   int       `json:"messages"`
+	Already    int       `json:"already_imported"` // conversations with nothing new
+	Skipped    int       `json:"skipped"`          // conversations with no text
+	DryRun     bool      `json:"dry_run"`
+	InKept     []string  `json:"in_kept_files"` // files an undo kept (edited) that hold conversations not written again
+	Unreadable []Problem `json:"unreadable"`    // conversations that could not be read, each skipped by itself
+	Notes      []Problem `json:"notes"`         // conversations read, with something to say (a loop in a tree…)
+	Counts     Counts    `json:"kinds"`         // the export's messages and their parts, by kind
 }
 
 // stagingPrefix names an import's files before they are in place: hidden, so
@@ -64,7 +70,11 @@ const stagingPrefix = ".import-"
 // moved into place (a crash in between is finished by the next import,
 // list or undo). Nothing is ever overwritten; MEMORY.md is not touched.
 func Import(ctx context.Context, db *sql.DB, home string, p Parsed, opt Options) (Result, error) {
-	res := Result{Origin: p.Origin, Skipped: p.Skipped, DryRun: opt.DryRun}
+	res := Result{Origin: p.Origin, Skipped: p.Skipped, DryRun: opt.DryRun, InKept: []string{},
+		Unreadable: nonNil(p.Unreadable), Notes: nonNil(p.Notes), Counts: p.Counts}
+	if res.Counts.Text == nil {
+		res.Counts = newCounts()
+	}
 	if opt.Location == nil {
 		opt.Location = time.Local
 	}
@@ -78,38 +88,30 @@ func Import(ctx context.Context, db *sql.DB, home string, p Parsed, opt Options)
 			return res, err
 		}
 	}
-	known, err := knownMessages(ctx, db, p.Origin)
+	known, err := knownMessages(ctx, db, home, p.Origin)
 	if err != nil {
 		return res, err
 	}
 	taken := map[string]bool{}
-	for _, c := range p.Conversations {
+	for i := range p.Conversations {
+		c := &p.Conversations[i]
 		k := known[c.ID]
-		var fresh []Message
-		var ids []string
-		for _, m := range c.Messages {
-			if !k.ids[m.ID] {
-				fresh = append(fresh, m)
-				ids = append(ids, m.ID)
-			}
-		}
+		fresh := k.fresh(c.Messages)
 		if len(fresh) == 0 {
 			res.Already++
+			res.InKept = append(res.InKept, k.kept...)
 			continue
 		}
-		// part numbers the continuations in the heading; the file name's
-		// number may run ahead of it when a name is taken (a file kept by
-		// an undo because the user edited it).
+		// part numbers the continuations, in the heading and the name; a
+		// name taken by a file not of this import's making gets a suffix.
 		part := k.parts + 1
-		n := part
-		rel := fileName(&c, n, opt.Location)
-		for exists(home, rel) || taken[rel] {
-			n++
-			rel = fileName(&c, n, opt.Location)
+		rel := fileName(c, part, opt.Location)
+		for n := 2; exists(home, rel) || taken[rel]; n++ {
+			rel = strings.TrimSuffix(fileName(c, part, opt.Location), ".md") + "-" + strconv.Itoa(n) + ".md"
 		}
 		taken[rel] = true
 		res.Files = append(res.Files, Planned{Path: rel, ConversationID: c.ID, Title: c.Title, Messages: len(fresh),
-			Continued: k.parts > 0, data: render(&c, fresh, part, opt.Location), ids: ids})
+			Continued: k.parts > 0, conv: c, msgs: fresh, part: part})
 		res.Messages += len(fresh)
 	}
 	if opt.DryRun || len(res.Files) == 0 {
@@ -124,24 +126,44 @@ func exists(home, rel string) bool {
 	return err == nil
 }
 
-// known is what earlier imports (not undone) wrote of one conversation.
+// known is what earlier imports wrote of one conversation and is still
+// there: the files of imports not undone, and the files an undo kept
+// because the user had edited them (theirs now, and holding those words).
 type known struct {
 	ids   map[string]bool
 	parts int
+	kept  []string // kept files among them
 }
 
-func knownMessages(ctx context.Context, db *sql.DB, origin string) (map[string]known, error) {
-	rows, err := db.QueryContext(ctx, `SELECT i.conversation_id, i.message_ids FROM import_items i
-		JOIN imports m ON m.id = i.import_id WHERE i.origin = ? AND m.undone_at IS NULL`, origin)
+// fresh is the messages of a conversation no import wrote before. This is
+// the one place each message is let in or not: a later filter (words the
+// user asked to forget) belongs here.
+func (k known) fresh(msgs []Message) []Message {
+	var out []Message
+	for _, m := range msgs {
+		if !k.ids[m.ID] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func knownMessages(ctx context.Context, db *sql.DB, home, origin string) (map[string]known, error) {
+	rows, err := db.QueryContext(ctx, `SELECT i.conversation_id, i.message_ids, i.path, i.kept FROM import_items i
+		JOIN imports m ON m.id = i.import_id WHERE i.origin = ? AND (m.undone_at IS NULL OR i.kept)`, origin)
 	if err != nil {
 		return nil, fmt.Errorf("read imports: %w", err)
 	}
 	defer rows.Close()
 	out := map[string]known{}
 	for rows.Next() {
-		var conv, ids string
-		if err := rows.Scan(&conv, &ids); err != nil {
+		var conv, ids, rel string
+		var kept bool
+		if err := rows.Scan(&conv, &ids, &rel, &kept); err != nil {
 			return nil, fmt.Errorf("read imports: %w", err)
+		}
+		if kept && !exists(home, rel) {
+			continue // the user deleted it since: its words may come again
 		}
 		k := out[conv]
 		if k.ids == nil {
@@ -151,6 +173,9 @@ func knownMessages(ctx context.Context, db *sql.DB, origin string) (map[string]k
 			k.ids[id] = true
 		}
 		k.parts++
+		if kept {
+			k.kept = append(k.kept, rel)
+		}
 		out[conv] = k
 	}
 	return out, rows.Err()
@@ -188,12 +213,13 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 		return 0, fmt.Errorf("import: %w", err)
 	}
 	for i, f := range res.Files {
-		sum := sha256.Sum256(f.data)
+		data := render(f.conv, f.msgs, f.part, opt.Location)
+		sum := sha256.Sum256(data)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO import_items (import_id, origin, conversation_id, path, sha256, message_ids) VALUES (?, ?, ?, ?, ?, ?)`,
-			id, res.Origin, f.ConversationID, f.Path, sum[:], strings.Join(f.ids, "\n")); err != nil {
+			id, res.Origin, f.ConversationID, f.Path, sum[:], messageIDs(f.msgs)); err != nil {
 			return 0, fmt.Errorf("import: %w", err)
 		}
-		if err := confined.CreateSynced(root, path.Join(staging, strconv.Itoa(i)+".md"), f.data); err != nil {
+		if err := confined.CreateSynced(root, path.Join(staging, strconv.Itoa(i)+".md"), data); err != nil {
 			return 0, fmt.Errorf("import: stage %s: %w", f.Path, err)
 		}
 		if failStage != nil {
@@ -216,13 +242,23 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 	return id, place(ctx, db, root, id)
 }
 
+func messageIDs(msgs []Message) string {
+	ids := make([]string, len(msgs))
+	for i, m := range msgs {
+		ids[i] = m.ID
+	}
+	return strings.Join(ids, "\n")
+}
+
 // Fault injection, set only by tests: failStage fails the import after the
 // i-th file is staged; crashAfterCommit stops it as a crash would, recorded
-// but not yet in place.
+// but not yet in place; crashBeforeUnstage stops placement as a kill would,
+// file i linked into place and still staged.
 var (
-	failStage        func(i int) error
-	crashAfterCommit func() bool
-	errCrashed       = errors.New("crashed (test)")
+	failStage          func(i int) error
+	crashAfterCommit   func() bool
+	crashBeforeUnstage func(i int) bool // placement stops after file i is linked
+	errCrashed         = errors.New("crashed (test)")
 )
 
 // stagingDir is where import id writes its files before they are placed.
@@ -257,7 +293,10 @@ func importItems(ctx context.Context, db *sql.DB, id int64) ([]importItem, error
 
 // place moves the staged files of import id into place by hard link, which
 // never replaces a file that is there: a name taken meanwhile gets a
-// suffix, and the record follows. The staging folder goes last.
+// suffix, and the record follows. A crash may stop it anywhere; run again,
+// it finds a name that already links to the staged file (os.SameFile) and
+// takes it as placed, so it never places one file twice. The staging
+// folder goes last.
 func place(ctx context.Context, db *sql.DB, root *os.Root, id int64) error {
 	staging := stagingDir(id)
 	items, err := importItems(ctx, db, id)
@@ -266,8 +305,12 @@ func place(ctx context.Context, db *sql.DB, root *os.Root, id int64) error {
 	}
 	for i, it := range items {
 		src := path.Join(staging, strconv.Itoa(i)+".md")
-		if _, err := root.Lstat(src); errors.Is(err, fs.ErrNotExist) {
+		staged, err := root.Lstat(src)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // placed before a crash
+		}
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
 		}
 		if err := root.MkdirAll(path.Dir(it.path), 0o700); err != nil {
 			return fmt.Errorf("import: %w", err)
@@ -281,12 +324,18 @@ func place(ctx context.Context, db *sql.DB, root *os.Root, id int64) error {
 			if !errors.Is(err, fs.ErrExist) {
 				return fmt.Errorf("import: place %s: %w", dst, err)
 			}
+			if there, err := root.Lstat(dst); err == nil && os.SameFile(staged, there) {
+				break // linked before a crash
+			}
 			dst = strings.TrimSuffix(it.path, ".md") + "-" + strconv.Itoa(n) + ".md"
 		}
 		if dst != it.path {
 			if _, err := db.ExecContext(ctx, `UPDATE import_items SET path = ? WHERE id = ?`, dst, it.id); err != nil {
 				return fmt.Errorf("import: %w", err)
 			}
+		}
+		if crashBeforeUnstage != nil && crashBeforeUnstage(i) {
+			return errCrashed
 		}
 		if err := root.Remove(src); err != nil {
 			return fmt.Errorf("import: %w", err)
@@ -465,11 +514,29 @@ func Undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time)
 		return res, fmt.Errorf("undo: %w", err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM import_items WHERE import_id = ?`, id); err != nil {
+	// The files kept stay known: they hold those conversations, and a
+	// later import of them must not write their words a second time.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM import_items WHERE import_id = ? AND path NOT IN (SELECT value FROM json_each(?))`, id, jsonList(res.Edited)); err != nil {
+		return res, fmt.Errorf("undo: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE import_items SET kept = 1 WHERE import_id = ?`, id); err != nil {
 		return res, fmt.Errorf("undo: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE imports SET undone_at = ? WHERE id = ?`, now.UTC().Format(time.RFC3339), id); err != nil {
 		return res, fmt.Errorf("undo: %w", err)
 	}
 	return res, tx.Commit()
+}
+
+func jsonList(s []string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// nonNil is s, or an empty list for --json.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

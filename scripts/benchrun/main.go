@@ -39,7 +39,15 @@ func main() {
 	k := flag.Int("k", index.DefaultK, "hits, for -print-sql")
 	home := flag.String("home", "", "the workspace, for -print-sql")
 	wallRuns := flag.Int("wall", 0, "time the command given after the flags this many times (after 3 warm-up runs) and print the median wall time in ms")
+	gen := flag.String("gen", "", "write a generated export (plain: the 1,000-conversation JSON; odd: the 10,000-conversation odd-shapes JSON; bloated: the 256 MiB zip) to -gen-out and exit")
+	genOut := flag.String("gen-out", "", "where -gen writes")
 	flag.Parse()
+	if *gen != "" {
+		if err := generate(*gen, *genOut); err != nil {
+			fail(err)
+		}
+		return
+	}
 	if *printSQL != "" {
 		sql, err := searchSQL(*home, *printSQL, *k, false)
 		if err != nil {
@@ -109,6 +117,13 @@ type row struct {
 func (b *bench) run() error {
 	if err := os.MkdirAll(b.work, 0o755); err != nil {
 		return err
+	}
+	if len(b.only) == 1 && b.only["import"] { // needs no workspace of the bench data
+		if err := b.imports(); err != nil {
+			return err
+		}
+		b.print()
+		return nil
 	}
 	wsM := filepath.Join(b.work, "ws-M")
 	ws96 := filepath.Join(b.work, "ws-96")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"archive/zip"
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -79,8 +81,15 @@ func (b *bench) imports() error {
 	if !b.only["import"] {
 		return nil
 	}
+	// The exports are written by a child benchrun: a child's peak RSS
+	// (getrusage) counts its parent's at the fork, so benchrun itself must
+	// stay small for the figures to be the import's.
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
 	export := filepath.Join(b.work, "chatgpt-1000.json")
-	if err := writeChatGPTExport(export, 1000, 10); err != nil {
+	if err := run(self, "-gen", "plain", "-gen-out", export); err != nil {
 		return err
 	}
 	ws := filepath.Join(b.work, "ws-import")
@@ -109,7 +118,155 @@ func (b *bench) imports() error {
 		return err
 	}
 	b.add("import chatgpt, 1,000 conversations × 10 messages (fresh workspace)", o.median, f.median, "≤ 5 s")
+	return b.oddImports(self, reset, ws)
+}
+
+// oddImports: exports as they really come (issue 35). A 10,000-conversation
+// ChatGPT export with a mix of the odd shapes the importer reads (times as
+// strings, trees linked one way only, loops, uploads, titles in other
+// scripts, one unreadable conversation in 8), timed with its peak RSS; and
+// a zip of a few hundred KB that inflates to 256 MiB of JSON (conversations
+// padded with a field the import does not use), whose peak RSS shows the
+// export is read a conversation at a time. Floor: the same cp as above,
+// of what the odd export's import wrote.
+func (b *bench) oddImports(self string, reset func(), ws string) error {
+	export := filepath.Join(b.work, "chatgpt-odd-10000.json")
+	if err := run(self, "-gen", "odd", "-gen-out", export); err != nil {
+		return err
+	}
+	note("import of a 10,000-conversation ChatGPT export of odd shapes (%d runs each)", b.runs)
+	ours := cmd{argv: []string{b.agent, "-q", "--home", ws, "import", "chatgpt", export}, before: reset}
+	if _, err := ours.time(); err != nil {
+		return err
+	}
+	written := filepath.Join(b.work, "imports-odd-written")
+	os.RemoveAll(written)
+	if err := run("cp", "-R", filepath.Join(ws, "imports"), written); err != nil {
+		return err
+	}
+	dst := filepath.Join(b.work, "imports-odd-copy")
+	floor := cmd{argv: []string{"cp", "-R", written, dst}, before: func() { os.RemoveAll(dst) }}
+	o, f, err := b.pair(ours, floor, b.runs)
+	if err != nil {
+		return err
+	}
+	fi, _ := os.Stat(export)
+	b.add(fmt.Sprintf("import chatgpt, 10,000 conversations × 10 messages, odd shapes, %s (fresh workspace; peak RSS %s)", mb(fi.Size()), mb(o.maxRSS<<10)), o.median, f.median, "≤ 50 s")
+
+	bomb := filepath.Join(b.work, "chatgpt-256mib.zip")
+	if err := run(self, "-gen", "bloated", "-gen-out", bomb); err != nil {
+		return err
+	}
+	zi, _ := os.Stat(bomb)
+	note("import of a %s zip holding 256 MiB of JSON (%d runs)", mb(zi.Size()), b.runs)
+	ours = cmd{argv: []string{b.agent, "-q", "--home", ws, "import", "chatgpt", bomb}, before: reset}
+	// Floor: inflating the same entry and nothing else.
+	o, f, err = b.pair(ours, cmd{argv: []string{"unzip", "-p", bomb, "conversations.json"}}, b.runs)
+	if err != nil {
+		return err
+	}
+	b.add(fmt.Sprintf("import chatgpt, a %s zip inflating to 256 MiB of JSON (peak RSS %s)", mb(zi.Size()), mb(o.maxRSS<<10)), o.median, f.median, "peak RSS ≤ 100 MB")
 	return nil
+}
+
+// generate writes the export named by what to out (benchrun -gen).
+func generate(what, out string) error {
+	switch what {
+	case "plain":
+		return writeChatGPTExport(out, 1000, 10)
+	case "odd":
+		if err := writeChatGPTExport(out, 10000, 10); err != nil {
+			return err
+		}
+		return oddShapes(out)
+	case "bloated":
+		return writeBloatedZip(out, 256<<20)
+	}
+	return fmt.Errorf("-gen %q: plain, odd or bloated", what)
+}
+
+// oddShapes rewrites the export at path with a mix of the shapes real
+// exports come in, by conversation number modulo 8.
+func oddShapes(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var convs []map[string]any
+	if err := json.Unmarshal(data, &convs); err != nil {
+		return err
+	}
+	for i, c := range convs {
+		mapping := c["mapping"].(map[string]any)
+		node := func(id string) map[string]any { return mapping[id].(map[string]any) }
+		switch i % 8 {
+		case 1: // times as strings of seconds
+			c["create_time"] = fmt.Sprintf("%.7f", c["create_time"].(float64)+0.6077936)
+			c["update_time"] = fmt.Sprint(c["update_time"])
+		case 2: // parent links only, no current_node
+			for _, n := range mapping {
+				delete(n.(map[string]any), "children")
+			}
+			delete(c, "current_node")
+		case 3: // children links only
+			for _, n := range mapping {
+				delete(n.(map[string]any), "parent")
+			}
+		case 4: // a loop: the root's parent is the leaf
+			node("root")["parent"] = c["current_node"]
+		case 5: // an upload and an image on the first question
+			m := node("m0")["message"].(map[string]any)
+			m["metadata"] = map[string]any{"attachments": []any{map[string]any{"id": "file-A", "name": "input.txt", "size": 311}}}
+			m["content"] = map[string]any{"content_type": "multimodal_text", "parts": []any{map[string]any{"content_type": "image_asset_pointer", "asset_pointer": "file-service://file-B"}, "What does this say?"}}
+		case 6: // unreadable: a time that is an object
+			c["create_time"] = map[string]any{"seconds": 1}
+		case 7: // a title in another script
+			c["title"] = fmt.Sprintf("版本历史 %d", i)
+		}
+	}
+	out, err := json.Marshal(convs)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, out, 0o644)
+}
+
+// writeBloatedZip writes a zip whose conversations.json inflates to size
+// bytes: small conversations, each padded with 128 KiB of a field the
+// import does not read (as moderation results and metadata pad real ones).
+func writeBloatedZip(path string, size int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	w, err := zw.Create("conversations.json")
+	if err != nil {
+		return err
+	}
+	pad := strings.Repeat("x", 128<<10)
+	bw := bufio.NewWriterSize(w, 1<<20)
+	bw.WriteString("[")
+	n := 1
+	for i := 0; n < size; i++ {
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		c := fmt.Sprintf(`{"id":"bloat-%06d","title":"Padded %d","create_time":%d,"current_node":"u","moderation_results":[%q],`+
+			`"mapping":{"u":{"id":"u","parent":null,"children":[],"message":{"id":"u","author":{"role":"user"},"create_time":%d,"content":{"content_type":"text","parts":["question %d"]}}}}}`,
+			i, i, 1700000000+i*60, pad, 1700000000+i*60, i)
+		bw.WriteString(c)
+		n += len(c) + 1
+	}
+	bw.WriteString("]")
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // writeChatGPTExport writes n conversations of m messages each in the
