@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"agent/core"
+	"agent/core/forget"
 	"agent/core/compact"
 	"agent/core/importer"
 	"agent/core/jobs"
@@ -86,6 +87,8 @@ var exitCodes = []struct {
 	{importer.ErrNotExport, exitUsage},
 	{importer.ErrInvalid, exitUsage},
 	{importer.ErrNotFound, exitNotFound},
+	{forget.ErrInvalid, exitUsage},
+	{forget.ErrNotFound, exitNotFound},
 }
 
 func exitCode(err error) int {
