@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agent/core/ollamatest"
+)
+
+// holders lists the workspace files (databases, their -wal/-shm and
+// journals included) whose bytes hold s in any case, as `strings | grep -i`
+// would find it.
+func (h *harness) holders(s string) []string {
+	h.t.Helper()
+	var out []string
+	needle := bytes.ToLower([]byte(s))
+	filepath.WalkDir(h.home, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if bytes.Contains(bytes.ToLower(b), needle) {
+			rel, _ := filepath.Rel(h.home, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	return out
+}
+
+// TestForgetLeavesNothing: a phrase said in a chat (stored message,
+// context, request, logged turn), logged, added to MEMORY.md (a revision)
+// and cited by a digest is, after agent forget, in no file of the
+// workspace and no byte of its databases; the text around it stays byte
+// for byte, the digest line citing it is marked, and search no longer
+// finds it.
+func TestForgetLeavesNothing(t *testing.T) {
+	const phrase = "Qv8MartaNews"
+	h := newHarness(t)
+	srv, err := ollamatest.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	h.setenv("OLLAMA_HOST", srv.Host())
+	srv.Default(ollamatest.Text("Noted: " + phrase + ", I will keep it quiet."))
+	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
+	h.must("", "-q", "log", "Before lunch. Igor said "+phrase+" is to stay between us. After lunch.")
+	h.must("", "-q", "memory", "add", "Remember "+phrase+" quietly")
+	h.must("", "-q", "chat", "--session", "kitchen", "keep this: "+phrase)
+	h.must("", "-q", "chat", "--session", "kitchen", "and the tiles are blue")
+	logs, _ := filepath.Glob(filepath.Join(h.home, "logs", "*.md"))
+	if len(logs) != 1 {
+		t.Fatalf("logs: %v", logs)
+	}
+	logRel, _ := filepath.Rel(h.home, logs[0])
+	logBefore := h.read(logRel)
+	line := 0
+	for i, l := range strings.Split(logBefore, "\n") {
+		if strings.Contains(l, "Before lunch") {
+			line = i + 1
+		}
+	}
+	os.MkdirAll(filepath.Join(h.home, "digests"), 0o700)
+	digest := fmt.Sprintf("# Week\n\n- Igor shared news (%s:%d)\n- Other thing (%s:1)\n", logRel, line, logRel)
+	os.WriteFile(filepath.Join(h.home, "digests", "2026-W48.md"), []byte(digest), 0o600)
+	h.must("", "-q", "memory", "reindex")
+	if len(h.holders(phrase)) == 0 {
+		t.Fatal("the phrase is nowhere before the forget: the test looks in the wrong place")
+	}
+
+	dry := h.must("", "--json", "forget", "--dry-run", strings.ToLower(phrase))
+	var listing struct {
+		Places []struct {
+			Kind, Path, Session string
+			Line, Turn          int
+		} `json:"places"`
+		Done bool `json:"done"`
+	}
+	if err := json.Unmarshal([]byte(dry), &listing); err != nil || listing.Done {
+		t.Fatalf("dry run: %v %s", err, dry)
+	}
+	kinds := map[string]bool{}
+	for _, p := range listing.Places {
+		kinds[p.Kind] = true
+		if p.Kind == "session" && p.Session == "kitchen" && p.Turn == 1 {
+			kinds["turn 1"] = true
+		}
+	}
+	for _, k := range []string{"file", "session", "revision", "index", "turn 1"} {
+		if !kinds[k] {
+			t.Errorf("the listing has no %s place: %s", k, dry)
+		}
+	}
+	if len(h.holders(phrase)) == 0 || h.read(logRel) != logBefore {
+		t.Fatal("--dry-run changed something")
+	}
+
+	r := h.run("", "forget", strings.ToLower(phrase)) // no terminal, no --yes
+	if r.code == 0 || len(h.holders(phrase)) == 0 {
+		t.Fatalf("forget without --yes off a terminal went ahead: %s", r)
+	}
+	h.run("", "-q", "forget", "--yes", strings.ToLower(phrase))
+	if got := h.holders(phrase); len(got) != 0 {
+		t.Errorf("after forget the phrase is still in %v", got)
+	}
+	logAfter := h.read(logRel)
+	if want := strings.ReplaceAll(logBefore, phrase, "[forgotten]"); logAfter != want {
+		t.Errorf("the log's other text changed:\n got %q\nwant %q", logAfter, want)
+	}
+	if d := h.read("digests/2026-W48.md"); !strings.Contains(d, "- [source changed by agent forget] Igor shared news") || !strings.Contains(d, "- Other thing") {
+		t.Errorf("the digest line citing the changed log line is not marked:\n%s", d)
+	}
+	if r := h.run("", "memory", "search", phrase); r.code != 3 {
+		t.Errorf("search still finds it: %s", r)
+	}
+	if out := h.must("", "prompt", "--session", "kitchen", "what did I say"); strings.Contains(strings.ToLower(out), strings.ToLower(phrase)) {
+		t.Errorf("agent prompt still shows it")
+	}
+	if r := h.run("", "forget", "--yes", phrase); r.code != 3 {
+		t.Errorf("a second forget should find nothing (exit 3): %s", r)
+	}
+	for _, name := range []string{"state.db", "index.db"} {
+		if err := h.integrity(name); err != nil {
+			t.Error(err)
+		}
+	}
+}
