@@ -135,3 +135,54 @@ func TestForgetLeavesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestForgetKill9: agent forget killed with SIGKILL at random moments
+// either completed or left everything as it was, once the next command has
+// opened the workspace (it replays or rolls back the journal): the phrase
+// is then in no byte of the workspace, or still in every place it was.
+func TestForgetKill9(t *testing.T) {
+	h := newHarness(t).workspace(t, "forget")
+	kills := crashKills(t)
+	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
+	c := newCrashScenario(t, h)
+	writeNotes(t, h, c.rng, 60) // an index rebuild that takes a moment
+	plant := func(phrase string) []string {
+		h.must("", "-q", "log", "Before "+phrase+" after.")
+		h.must("", "-q", "memory", "add", "Fact: "+phrase+" stays.")
+		h.must("", "-q", "memory", "reindex")
+		return h.holders(phrase)
+	}
+	plant("WarmupPhrase0")
+	d := c.timed("", nil, "-q", "forget", "--yes", "WarmupPhrase0")
+	completed, rolledBack := 0, 0
+	c.run(kills, func(i int) result {
+		phrase := fmt.Sprintf("Zk%dQuietWord", i)
+		before := plant(phrase)
+		for _, want := range []string{"MEMORY.md", "state.db", "index.db"} {
+			if !strings.Contains(strings.Join(before, " "), want) {
+				t.Fatalf("round %d: the phrase is not in %s before the forget (%v)", i, want, before)
+			}
+		}
+		r := h.killAfter(d, "", nil, "-q", "forget", "--yes", phrase)
+		h.must("", "sessions", "list") // the next open finishes or undoes it
+		after := h.holders(phrase)
+		switch {
+		case len(after) == 0:
+			completed++
+		case strings.Join(after, " ") == strings.Join(before, " "):
+			rolledBack++
+			if r.code == 0 {
+				t.Fatalf("round %d: forget said it was done, but the phrase is still in %v", i, after)
+			}
+			h.must("", "-q", "forget", "--yes", phrase) // clean up for the next round
+		default:
+			t.Fatalf("round %d (%s): half forgotten: the phrase was in %v, now in %v", i, map[bool]string{true: "killed", false: "finished"}[r.killed], before, after)
+		}
+		if _, err := os.Stat(filepath.Join(h.home, ".forget")); err == nil {
+			t.Fatalf("round %d: the journal is still there after the next open", i)
+		}
+		return r
+	})
+	c.report("forget")
+	t.Logf("%d completed, %d rolled back", completed, rolledBack)
+}

@@ -30,6 +30,10 @@ type Options struct {
 	DryRun   bool           // plan only: nothing is written
 	Location *time.Location // the user's zone, for dates and file names
 	Now      time.Time
+	// Forgotten, when set, says whether a text holds a phrase the user
+	// told agent to forget (core/forget's Forgotten.Holds): such a
+	// message is not imported, and is counted in Result.Forgotten.
+	Forgotten func(text string) bool
 }
 
 // Planned is one file an import writes (or would write).
@@ -45,13 +49,14 @@ type Planned struct {
 
 // Result says what an import wrote, or would write.
 type Result struct {
-	ID       int64     `json:"id"` // 0 for a dry run or when nothing was new
-	Origin   string    `json:"origin"`
-	Files    []Planned `json:"files"`
-	Messages int       `json:"messages"`
-	Already  int       `json:"already_imported"` // conversations with nothing new
-	Skipped  int       `json:"skipped"`          // conversations with no text
-	DryRun   bool      `json:"dry_run"`
+	ID        int64     `json:"id"` // 0 for a dry run or when nothing was new
+	Origin    string    `json:"origin"`
+	Files     []Planned `json:"files"`
+	Messages  int       `json:"messages"`
+	Already   int       `json:"already_imported"` // conversations with nothing new
+	Skipped   int       `json:"skipped"`          // conversations with no text
+	Forgotten int       `json:"forgotten"`        // messages left out: they hold a forgotten phrase
+	DryRun    bool      `json:"dry_run"`
 }
 
 // stagingPrefix names an import's files before they are in place: hidden, so
@@ -88,6 +93,10 @@ func Import(ctx context.Context, db *sql.DB, home string, p Parsed, opt Options)
 		var fresh []Message
 		var ids []string
 		for _, m := range c.Messages {
+			if opt.Forgotten != nil && !k.ids[m.ID] && (opt.Forgotten(m.Text) || opt.Forgotten(c.Title)) {
+				res.Forgotten++
+				continue
+			}
 			if !k.ids[m.ID] {
 				fresh = append(fresh, m)
 				ids = append(ids, m.ID)
