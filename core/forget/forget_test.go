@@ -1,0 +1,171 @@
+package forget_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"agent/core"
+	"agent/core/forget"
+)
+
+func TestFindIsCaseInsensitiveAndKeepsTheRest(t *testing.T) {
+	home, db := workspace(t)
+	write(t, home, "logs/2026-11-20.md", "# 2026-11-20\n\n### 10:00\n\nÉlodie said: marta's NEWS is out; Marta's news again.\n")
+	p, err := forget.Find(context.Background(), home, db, nil, "Marta's News")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(context.Background(), home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got := read(t, home, "logs/2026-11-20.md")
+	if want := "# 2026-11-20\n\n### 10:00\n\nÉlodie said: [forgotten] is out; [forgotten] again.\n"; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestFindRefusesWhatCannotBeAPhrase(t *testing.T) {
+	home, db := workspace(t)
+	for _, phrase := range []string{"", "  ", "two\nlines", "forgotten"} {
+		if _, err := forget.Find(context.Background(), home, db, nil, phrase); err == nil {
+			t.Errorf("Find(%q) = nil error", phrase)
+		}
+	}
+}
+
+// TestForgottenHolds: the hashes kept recognise the phrase in any case
+// inside a longer text, and nothing else; the phrase itself is nowhere in
+// state.db.
+func TestForgottenHolds(t *testing.T) {
+	home, db := workspace(t)
+	write(t, home, "logs/2026-11-20.md", "# 2026-11-20\n\nthe door code is Blue Heron 42\n")
+	p, err := forget.Find(context.Background(), home, db, nil, "blue heron 42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(context.Background(), home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := forget.LoadForgotten(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]bool{
+		"remember: BLUE HERON 42, ok?": true,
+		"blue heron 42":                true,
+		"blue heron 43":                false,
+		"blue heron":                   false,
+		"":                             false,
+	} {
+		if got := f.Holds(text); got != want {
+			t.Errorf("Holds(%q) = %v, want %v", text, got, want)
+		}
+	}
+	var n int
+	db.QueryRow(`SELECT count(*) FROM forgotten WHERE hash LIKE '%heron%' OR CAST(salt AS TEXT) LIKE '%heron%'`).Scan(&n)
+	if n != 0 {
+		t.Error("the phrase is recorded in the forgotten table")
+	}
+}
+
+// TestSessionsDelete: a deleted session's messages are gone from state.db,
+// its logged turns from the log (the other session's turn and notes stay
+// byte for byte), and a digest citing a line after the removed turn cites
+// its new number; one citing the removed turn is marked.
+func TestSessionsDelete(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	st := core.NewSessions(db, time.Now)
+	for _, name := range []string{"gone", "kept"} {
+		s, err := st.Create(ctx, name, "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Append(ctx, &s, core.StoredMessage{Role: "user", Content: "hello from " + name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := "# 2026-11-20\n\n### 09:00\n\nA note.\n\n### 10:00 · session gone\n\n**User:** hello from gone\n\n**Atlas:** hi\n\n### 11:00 · session kept\n\n**User:** hello from kept\n"
+	write(t, home, "logs/2026-11-20.md", log)
+	write(t, home, "digests/2026-W47.md", "# Week\n\n- a note (logs/2026-11-20.md:5)\n- gone said hello (logs/2026-11-20.md:9)\n- kept said hello (logs/2026-11-20.md:15)\n")
+	p, err := forget.Sessions(ctx, home, db, []string{"gone"}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := read(t, home, "logs/2026-11-20.md"), "# 2026-11-20\n\n### 09:00\n\nA note.\n\n### 11:00 · session kept\n\n**User:** hello from kept\n"; got != want {
+		t.Errorf("log:\n got %q\nwant %q", got, want)
+	}
+	if got, want := read(t, home, "digests/2026-W47.md"), "# Week\n\n- a note (logs/2026-11-20.md:5)\n- [source deleted by agent forget] gone said hello (logs/2026-11-20.md:9)\n- kept said hello (logs/2026-11-20.md:9)\n"; got != want {
+		t.Errorf("digest:\n got %q\nwant %q", got, want)
+	}
+	if _, err := st.Get(ctx, "gone"); err == nil {
+		t.Error("the session is still there")
+	}
+	if _, err := st.Get(ctx, "kept"); err != nil {
+		t.Errorf("the other session: %v", err)
+	}
+	var n int
+	db.QueryRow(`SELECT count(*) FROM messages WHERE content LIKE '%gone%'`).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d messages of the deleted session left", n)
+	}
+	if _, err := forget.Sessions(ctx, home, db, []string{"nosuch"}, time.Time{}); err == nil {
+		t.Error("an unknown session is no error")
+	}
+}
+
+// TestRecoverRollsBackAnUncommittedForget: a journal whose forget never
+// committed (no forgotten row) is undone: the staged files go, the
+// workspace's files are as they were.
+func TestRecoverRollsBackAnUncommittedForget(t *testing.T) {
+	home, db := workspace(t)
+	write(t, home, ".forget/1", "staged")
+	write(t, home, ".forget/journal.json", `{"id":"abc","files":[{"rel":"MEMORY.md","staged":"1","sha256":""}],"index":false}`)
+	before := read(t, home, "MEMORY.md")
+	if err := forget.Recover(context.Background(), home, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, home, "MEMORY.md") != before {
+		t.Error("MEMORY.md changed")
+	}
+	if _, err := os.Stat(filepath.Join(home, ".forget")); !os.IsNotExist(err) {
+		t.Error("the journal folder is still there")
+	}
+}
+
+func workspace(t *testing.T) (string, *sql.DB) {
+	t.Helper()
+	home := t.TempDir()
+	ws, _, err := core.Init(context.Background(), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return home, ws.State
+}
+
+func write(t *testing.T, home, rel, s string) {
+	t.Helper()
+	p := filepath.Join(home, rel)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, home, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(home, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
