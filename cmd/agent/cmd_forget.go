@@ -80,7 +80,12 @@ func (a *app) sessionsDeleteCommand() *cli.Command {
 				return err
 			}
 			defer ws.Close()
-			plan, err := forget.Sessions(ctx, ws.Home, ws.State, cmd.Args().Slice(), before)
+			ix, err := index.Open(ctx, ws.Home, func(msg string) { a.warnf("%s", msg) })
+			if err != nil {
+				return err
+			}
+			defer ix.Close()
+			plan, err := forget.Sessions(ctx, ws.Home, ws.State, ix, cmd.Args().Slice(), before)
 			if err != nil {
 				return err
 			}
@@ -88,11 +93,6 @@ func (a *app) sessionsDeleteCommand() *cli.Command {
 				a.infof("no session to delete")
 				return nil
 			}
-			ix, err := index.Open(ctx, ws.Home, func(msg string) { a.warnf("%s", msg) })
-			if err != nil {
-				return err
-			}
-			defer ix.Close()
 			return a.runForget(ctx, plan, ws.Home, ws.State, ix, cmd.Bool("yes"), cmd.Bool("dry-run"), "delete them")
 		},
 	}

@@ -59,14 +59,14 @@ type Result struct {
 // changed since Find is an error and nothing is done. A process killed
 // midway leaves a journal the next Recover completes or undoes.
 func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now time.Time) (Result, error) {
-	if err := Recover(ctx, home, db, ix); err != nil {
-		return Result{}, err
-	}
 	unlock, err := memory.Lock(home)
 	if err != nil {
 		return Result{}, err
 	}
 	defer unlock()
+	if err := recoverLocked(ctx, home, db, ix); err != nil {
+		return Result{}, err
+	}
 	j := journal{ID: newID(), Index: p.indexHas}
 	for _, u := range p.units {
 		j.Units = append(j.Units, hex.EncodeToString(u))
@@ -148,8 +148,23 @@ func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time)
 
 // Recover finishes or undoes a forget a killed process left: rolled
 // forward when state.db says it committed, rolled back otherwise. Without
-// a journal it costs one stat.
+// a journal it costs one stat; with one it takes the memory lock, which a
+// forget in progress holds from its first staged file to its end, so a
+// journal is never judged while its forget is still running.
 func Recover(ctx context.Context, home string, db *sql.DB, ix Index) error {
+	if _, err := os.Stat(filepath.Join(home, journalDir)); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	unlock, err := memory.Lock(home)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return recoverLocked(ctx, home, db, ix)
+}
+
+// recoverLocked is Recover for a caller holding the memory lock.
+func recoverLocked(ctx context.Context, home string, db *sql.DB, ix Index) error {
 	b, err := os.ReadFile(filepath.Join(home, journalFile))
 	if errors.Is(err, os.ErrNotExist) {
 		// A journal never written: staged files alone are left-overs.

@@ -10,6 +10,7 @@ import (
 
 	"agent/core"
 	"agent/core/forget"
+	"agent/memory"
 )
 
 func TestFindIsCaseInsensitiveAndKeepsTheRest(t *testing.T) {
@@ -92,7 +93,7 @@ func TestSessionsDelete(t *testing.T) {
 	log := "# 2026-11-20\n\n### 09:00\n\nA note.\n\n### 10:00 · session gone\n\n**User:** hello from gone\n\n**Atlas:** hi\n\n### 11:00 · session kept\n\n**User:** hello from kept\n"
 	write(t, home, "logs/2026-11-20.md", log)
 	write(t, home, "digests/2026-W47.md", "# Week\n\n- a note (logs/2026-11-20.md:5)\n- gone said hello (logs/2026-11-20.md:9)\n- kept said hello (logs/2026-11-20.md:15)\n")
-	p, err := forget.Sessions(ctx, home, db, []string{"gone"}, time.Time{})
+	p, err := forget.Sessions(ctx, home, db, nil, []string{"gone"}, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestSessionsDelete(t *testing.T) {
 	if n != 0 {
 		t.Errorf("%d messages of the deleted session left", n)
 	}
-	if _, err := forget.Sessions(ctx, home, db, []string{"nosuch"}, time.Time{}); err == nil {
+	if _, err := forget.Sessions(ctx, home, db, nil, []string{"nosuch"}, time.Time{}); err == nil {
 		t.Error("an unknown session is no error")
 	}
 }
@@ -169,3 +170,34 @@ func read(t *testing.T, home, rel string) string {
 	return string(b)
 }
 
+// TestRecoverWaitsForAForgetInProgress: a journal not yet committed is
+// judged only once the memory lock is free: a forget in progress holds it
+// from its first staged file to its end, and another process's open must
+// not roll back what that forget is about to commit.
+func TestRecoverWaitsForAForgetInProgress(t *testing.T) {
+	home, db := workspace(t)
+	write(t, home, ".forget/1", "staged")
+	write(t, home, ".forget/journal.json", `{"id":"abc","files":[{"rel":"MEMORY.md","staged":"1","sha256":""}],"index":false}`)
+	unlock, err := memory.Lock(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- forget.Recover(context.Background(), home, db, nil) }()
+	select {
+	case err := <-done:
+		unlock()
+		t.Fatalf("Recover ran while a forget held the lock (err %v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if _, err := os.Stat(filepath.Join(home, ".forget", "1")); err != nil {
+		t.Fatalf("the staged file went while the forget held the lock: %v", err)
+	}
+	unlock()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".forget")); !os.IsNotExist(err) {
+		t.Error("the uncommitted journal was not rolled back once the lock was free")
+	}
+}

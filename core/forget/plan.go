@@ -54,7 +54,8 @@ type Plan struct {
 	phrase   string
 	files    []fileEdit
 	rows     []rowEdit
-	sessions []int64 // sessions deleted whole
+	sessions []int64  // sessions deleted whole
+	removed  []string // the logged turns they remove, for their vectors
 	units    [][]byte
 	indexHas bool
 }

@@ -21,7 +21,10 @@ const turnHeadingMark = " · session "
 // in logs/ (each "### HH:MM · session NAME" entry, up to the next
 // heading). Digest lines citing a removed turn are marked, the citations
 // after it renumbered. Nothing is written.
-func Sessions(ctx context.Context, home string, db *sql.DB, names []string, before time.Time) (*Plan, error) {
+//
+// ix, when not nil, gives the vectors of the removed turns' paragraphs, to
+// be deleted with them.
+func Sessions(ctx context.Context, home string, db *sql.DB, ix Index, names []string, before time.Time) (*Plan, error) {
 	p := &Plan{}
 	ids := map[string]int64{}
 	for _, n := range names {
@@ -70,6 +73,21 @@ func Sessions(ctx context.Context, home string, db *sql.DB, names []string, befo
 	}
 	p.markDigests(home)
 	p.indexHas = len(p.files) > 0
+	if ix != nil && len(p.removed) > 0 {
+		_, units, err := ix.Matching(ctx, func(text string) bool {
+			t := strings.TrimSpace(text)
+			for _, b := range p.removed {
+				if t != "" && strings.Contains(b, t) {
+					return true
+				}
+			}
+			return false
+		})
+		if err != nil {
+			return nil, err
+		}
+		p.units = units
+	}
 	return p, nil
 }
 
@@ -114,10 +132,13 @@ func (p *Plan) findTurns(home string, ids map[string]int64) error {
 		if removed == 0 {
 			continue
 		}
-		var out strings.Builder
+		var out, gone strings.Builder
 		newNum := make([]int, len(lines)+1)
 		n := 0
 		for i, l := range lines {
+			if !keep[i] {
+				gone.WriteString(l)
+			}
 			if keep[i] {
 				out.WriteString(l)
 				n++
@@ -135,6 +156,7 @@ func (p *Plan) findTurns(home string, ids map[string]int64) error {
 			p.Places[len(p.Places)-1].Note = "logged turn; nothing else left in the log"
 		}
 		p.files = append(p.files, e)
+		p.removed = append(p.removed, gone.String())
 	}
 	return nil
 }
