@@ -40,9 +40,10 @@ type journal struct {
 }
 
 type stagedFile struct {
-	Rel    string `json:"rel"`
-	Staged string `json:"staged"` // name inside journalDir
-	SHA256 string `json:"sha256"` // of the staged content
+	Rel    string `json:"rel"`            // where it goes
+	From   string `json:"from,omitempty"` // the file it replaces under another name, removed once Rel is in place
+	Staged string `json:"staged"`         // name inside journalDir
+	SHA256 string `json:"sha256"`         // of the staged content
 }
 
 // Result says what a forget did, in counts.
@@ -80,7 +81,10 @@ func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now
 			rollBack(home, j)
 			return Result{}, fmt.Errorf("forget: %s changed since it was listed; nothing was changed (run the command again)", e.rel)
 		}
-		st := stagedFile{Rel: e.rel, Staged: strconv.Itoa(i + 1), SHA256: sum(e.new)}
+		st := stagedFile{Rel: e.to, Staged: strconv.Itoa(i + 1), SHA256: sum(e.new)}
+		if e.to != e.rel {
+			st.From = e.rel
+		}
 		j.Files = append(j.Files, st)
 		if err := stage(home, e.rel, st.Staged, e.new); err != nil {
 			rollBack(home, j)
@@ -209,10 +213,25 @@ func rollForward(ctx context.Context, home string, db *sql.DB, ix Index, j journ
 			continue // renamed before a kill
 		}
 		target := filepath.Join(home, filepath.FromSlash(f.Rel))
+		if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+			return fmt.Errorf("put %s in place: %w", f.Rel, err)
+		}
 		if err := os.Rename(staged, target); err != nil {
 			return fmt.Errorf("put %s in place: %w", f.Rel, err)
 		}
 		if err := syncDir(filepath.Dir(target)); err != nil {
+			return err
+		}
+	}
+	for _, f := range j.Files {
+		if f.From == "" {
+			continue
+		}
+		old := filepath.Join(home, filepath.FromSlash(f.From))
+		if err := os.Remove(old); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", f.From, err)
+		}
+		if err := syncDir(filepath.Dir(old)); err != nil {
 			return err
 		}
 	}

@@ -91,7 +91,7 @@ func (p *Plan) markDigests(home string) {
 			p.files[idx].new = []byte(out.String())
 		} else {
 			old := []byte(text)
-			p.files = append(p.files, fileEdit{rel: rel, old: old, new: []byte(out.String())})
+			p.files = append(p.files, fileEdit{rel: rel, to: rel, old: old, new: []byte(out.String())})
 		}
 	}
 }

@@ -201,3 +201,35 @@ func TestRecoverWaitsForAForgetInProgress(t *testing.T) {
 		t.Error("the uncommitted journal was not rolled back once the lock was free")
 	}
 }
+
+// TestFindRenamesAFileWhoseNameHoldsIt: an imported conversation is named
+// after its title; the phrase leaves the name too, and the import's record
+// of the path follows (replaced the same way), so undo still finds it.
+func TestFindRenamesAFileWhoseNameHoldsIt(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	old := "imports/chatgpt/2024/2024-05-01-1532-marta-pregnant-abc.md"
+	write(t, home, old, "# marta-pregnant\n\nSome words.\n")
+	if _, err := db.Exec(`INSERT INTO imports (id, origin, source, at, conversations, messages, skipped) VALUES (1, 'chatgpt', 'x.zip', '2026-01-01T00:00:00Z', 1, 1, 0);
+		INSERT INTO import_items (import_id, origin, conversation_id, path, sha256, message_ids) VALUES (1, 'chatgpt', 'abc', ?1, x'00', 'm1')`, old); err != nil {
+		t.Fatal(err)
+	}
+	p, err := forget.Find(ctx, home, db, nil, "marta-pregnant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var path string
+	db.QueryRow(`SELECT path FROM import_items`).Scan(&path)
+	if want := "imports/chatgpt/2024/2024-05-01-1532-[forgotten]-abc.md"; path != want {
+		t.Fatalf("import_items.path = %q, want %q", path, want)
+	}
+	if got := read(t, home, path); got != "# [forgotten]\n\nSome words.\n" {
+		t.Errorf("renamed file holds %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(home, old)); !os.IsNotExist(err) {
+		t.Errorf("the old name is still there: %v", err)
+	}
+}

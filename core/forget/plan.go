@@ -63,6 +63,7 @@ type Plan struct {
 // fileEdit is one workspace file's new content.
 type fileEdit struct {
 	rel     string
+	to      string // where it goes: rel, or rel renamed when its name held the phrase
 	old     []byte
 	new     []byte
 	changed []int // lines (1-based) whose text changed, for digests
@@ -166,17 +167,31 @@ func (p *Plan) findFiles(home string) error {
 		if err != nil {
 			return fmt.Errorf("forget: read %s: %w", rel, err)
 		}
+		// A name can hold it too (an imported conversation's file is
+		// named after its title): the file is renamed, the phrase in its
+		// name replaced as in any text, so state.db's record of the path
+		// (replaced the same way) still names it.
+		to, inName := replace(rel, p.phrase)
+		if inName > 0 {
+			p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: inName, Note: "its name holds it: renamed " + to})
+		}
 		if !utf8.Valid(data) {
 			if bytes.Contains(bytes.ToLower(data), bytes.ToLower([]byte(p.phrase))) {
 				p.Kept++
 				p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: 1, Note: "not text: left as it is"})
 			}
+			if inName > 0 {
+				p.files = append(p.files, fileEdit{rel: rel, to: to, old: data, new: data})
+			}
 			return nil
 		}
 		if !contains(string(data), p.phrase) {
+			if inName > 0 {
+				p.files = append(p.files, fileEdit{rel: rel, to: to, old: data, new: data})
+			}
 			return nil
 		}
-		e := fileEdit{rel: rel, old: data}
+		e := fileEdit{rel: rel, to: to, old: data}
 		var out strings.Builder
 		for i, line := range splitKeep(string(data)) {
 			nl, n := replace(line, p.phrase)

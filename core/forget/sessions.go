@@ -145,7 +145,7 @@ func (p *Plan) findTurns(home string, ids map[string]int64) error {
 				newNum[i+1] = n
 			}
 		}
-		e := fileEdit{rel: rel, old: data, new: []byte(out.String()),
+		e := fileEdit{rel: rel, to: rel, old: data, new: []byte(out.String()),
 			newLine: func(k int) int {
 				if k < 1 || k >= len(newNum) {
 					return k
