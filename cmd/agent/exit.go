@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"agent/core"
-	"agent/core/forget"
 	"agent/core/compact"
+	"agent/core/forget"
 	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/reminders"
