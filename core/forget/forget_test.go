@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"agent/core"
 	"agent/core/forget"
+	"agent/core/importer"
 	"agent/memory"
 )
 
@@ -231,5 +233,44 @@ func TestFindRenamesAFileWhoseNameHoldsIt(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, old)); !os.IsNotExist(err) {
 		t.Errorf("the old name is still there: %v", err)
+	}
+}
+
+// TestReimportSkipsWhatWasForgotten: after a forget, an import of an
+// export that still holds the phrase (in any case) leaves those messages
+// out, counts them, and writes no byte of the phrase.
+func TestReimportSkipsWhatWasForgotten(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	write(t, home, "logs/2026-11-20.md", "# 2026-11-20\n\nthe starter smells like NAIL POLISH today\n")
+	p, err := forget.Find(ctx, home, db, nil, "nail polish")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := forget.LoadForgotten(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := importer.ReadExport("../importer/testdata/chatgpt-conversations.json", importer.ChatGPT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := importer.Import(ctx, db, home, parsed, importer.Options{Source: "x", Location: time.UTC, Now: time.Now(), Forgotten: f.Holds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Forgotten != 1 {
+		t.Errorf("Forgotten = %d, want the 1 message holding the phrase", res.Forgotten)
+	}
+	for _, fl := range res.Files {
+		if b := read(t, home, fl.Path); strings.Contains(strings.ToLower(b), "nail polish") {
+			t.Errorf("%s holds the forgotten phrase", fl.Path)
+		}
+	}
+	if len(res.Files) != 2 {
+		t.Errorf("the other messages were not imported: %d files", len(res.Files))
 	}
 }
