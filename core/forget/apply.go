@@ -122,6 +122,15 @@ func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time)
 			return fmt.Errorf("forget: update %s.%s: %w", r.table, r.column, err)
 		}
 	}
+	// A message's words changed length: the positions after it in its
+	// session (core's window blocks, migration 0005) are counted again.
+	for _, r := range p.rows {
+		if r.table == "messages" && r.column == "content" {
+			if _, err := tx.ExecContext(ctx, sqlRecountPositions, r.rowid); err != nil {
+				return fmt.Errorf("forget: recount positions: %w", err)
+			}
+		}
+	}
 	for _, s := range p.sessions {
 		for _, q := range []string{
 			`DELETE FROM session_summaries WHERE session_id = ?1`,
@@ -149,6 +158,16 @@ func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time)
 	}
 	return tx.Commit()
 }
+
+// sqlRecountPositions counts chars_before again for the session of message
+// ?1, as migration 0005 counted it for every session.
+const sqlRecountPositions = `UPDATE messages SET chars_before = w.chars_before
+FROM (SELECT id, COALESCE(sum(chars) OVER preceding, 0) AS chars_before
+      FROM (SELECT id, session_id,
+                   CASE WHEN role IN ('user', 'assistant') THEN length(CAST(content AS BLOB)) ELSE 0 END AS chars
+            FROM messages WHERE session_id = (SELECT session_id FROM messages WHERE id = ?1))
+      WINDOW preceding AS (PARTITION BY session_id ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)) AS w
+WHERE w.id = messages.id`
 
 // Recover finishes or undoes a forget a killed process left: rolled
 // forward when state.db says it committed, rolled back otherwise. Without

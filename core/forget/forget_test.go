@@ -274,3 +274,32 @@ func TestReimportSkipsWhatWasForgotten(t *testing.T) {
 		t.Errorf("the other messages were not imported: %d files", len(res.Files))
 	}
 }
+
+// TestForgetRecountsPositions: a message whose words changed length moves
+// the positions the window counts for the messages after it.
+func TestForgetRecountsPositions(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	st := core.NewSessions(db, time.Now)
+	s, err := st.Create(ctx, "k", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []core.StoredMessage{{Role: "user", Content: "a very long secret phrase here"}, {Role: "assistant", Content: "ok"}, {Role: "user", Content: "next"}} {
+		if _, err := st.Append(ctx, &s, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := forget.Find(ctx, home, db, nil, "very long secret phrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var before int
+	db.QueryRow(`SELECT chars_before FROM messages WHERE content = 'next'`).Scan(&before)
+	if want := len("a [forgotten] here") + len("ok"); before != want {
+		t.Errorf("chars_before = %d, want %d", before, want)
+	}
+}
