@@ -119,8 +119,24 @@ func TestSessionsDelete(t *testing.T) {
 	if n != 0 {
 		t.Errorf("%d messages of the deleted session left", n)
 	}
+	for _, f := range []string{"state.db", "state.db-wal"} {
+		if b, err := os.ReadFile(filepath.Join(home, f)); err == nil && strings.Contains(string(b), "hello from gone") {
+			t.Errorf("%s still holds the deleted session's words", f)
+		}
+	}
 	if _, err := forget.Sessions(ctx, home, db, nil, []string{"nosuch"}, time.Time{}); err == nil {
 		t.Error("an unknown session is no error")
+	}
+	// --before: every session last active before the date.
+	p, err = forget.Sessions(ctx, home, db, nil, nil, time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get(ctx, "kept"); err == nil {
+		t.Error("--before an hour from now left a session")
 	}
 }
 
