@@ -53,9 +53,9 @@ type Result struct {
 	Origin    string    `json:"origin"`
 	Files     []Planned `json:"files"`
 	Messages  int       `json:"messages"`
-	Already   int       `json:"already_imported"` // conversations with nothing new
-	Skipped   int       `json:"skipped"`          // conversations with no text
-	Forgotten int       `json:"forgotten"`        // messages left out: they hold a forgotten phrase
+	Already   int       `json:"already_imported"`    // conversations with nothing new
+	Skipped   int       `json:"skipped"`             // conversations with no text
+	Forgotten int       `json:"forgotten,omitempty"` // messages left out: they hold a forgotten phrase
 	DryRun    bool      `json:"dry_run"`
 }
 
