@@ -153,9 +153,10 @@ func (a *app) runForget(ctx context.Context, plan *forget.Plan, home string, db 
 	if err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("done: %d files rewritten, %d stored values changed", res.Files, res.Rows)
+	msg := fmt.Sprintf("done: %d %s rewritten, %d stored %s changed", res.Files, plural(res.Files, "file", "files"),
+		res.Rows, plural(res.Rows, "value", "values"))
 	if res.Sessions > 0 {
-		msg += fmt.Sprintf(", %d sessions deleted", res.Sessions)
+		msg += fmt.Sprintf(", %d %s deleted", res.Sessions, plural(res.Sessions, "session", "sessions"))
 	}
 	if res.Index {
 		msg += ", index rebuilt"

@@ -186,3 +186,32 @@ func TestForgetKill9(t *testing.T) {
 	c.report("forget")
 	t.Logf("%d completed, %d rolled back", completed, rolledBack)
 }
+
+// TestForgetAsksOnATerminal: on a terminal forget lists the places, then
+// asks; "n" (or nothing) changes nothing, "y" forgets.
+func TestForgetAsksOnATerminal(t *testing.T) {
+	const phrase = "Pt5OrchidCode"
+	h := newHarness(t)
+	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
+	h.must("", "-q", "log", "the code is "+phrase+" now")
+	p := h.startPTY(nil, "forget", phrase)
+	p.expect(`logs/\d{4}-\d{2}-\d{2}\.md:\d+`)
+	p.expect(`forget it\? \[y/N\] `)
+	p.send("n\r")
+	if err := p.wait(); err == nil {
+		t.Error("answered no, yet exit 0")
+	}
+	if len(h.holders(phrase)) == 0 {
+		t.Fatal("answered no, yet the phrase is gone")
+	}
+	p = h.startPTY(nil, "forget", phrase)
+	p.expect(`forget it\? \[y/N\] `)
+	p.send("y\r")
+	p.expect(`done: 1 file rewritten`)
+	if err := p.wait(); err != nil {
+		t.Fatalf("answered yes: %v\n%s", err, p.all())
+	}
+	if got := h.holders(phrase); len(got) != 0 {
+		t.Errorf("answered yes, yet the phrase is in %v", got)
+	}
+}
