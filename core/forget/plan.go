@@ -95,11 +95,12 @@ type Index interface {
 	Purge(ctx context.Context, units [][]byte) error
 }
 
-// skipNames are workspace files a forget never reads: the databases (done
-// through SQL), locks and sockets.
+// skipName says which workspace files a forget never reads: the databases
+// (done through SQL; an index rebuild a kill left, ".index.db.new-…", goes
+// with the rebuild the forget runs), locks and sockets.
 func skipName(name string) bool {
 	for _, p := range []string{"state.db", "index.db"} {
-		if name == p || strings.HasPrefix(name, p+"-") {
+		if name == p || strings.HasPrefix(name, p+"-") || strings.HasPrefix(name, "."+p+".new-") {
 			return true
 		}
 	}
