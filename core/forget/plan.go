@@ -96,8 +96,9 @@ type Index interface {
 }
 
 // skipName says which workspace files a forget never reads: the databases
-// (done through SQL; an index rebuild a kill left, ".index.db.new-…", goes
-// with the rebuild the forget runs), locks and sockets.
+// (done through SQL), an index rebuild a kill left (".index.db.new-…",
+// the index's to remove after a day; one left by the forget's own rebuild
+// was built from the rewritten files), locks and sockets.
 func skipName(name string) bool {
 	for _, p := range []string{"state.db", "index.db"} {
 		if name == p || strings.HasPrefix(name, p+"-") || strings.HasPrefix(name, "."+p+".new-") {
