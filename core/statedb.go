@@ -7,6 +7,7 @@ import (
 
 	"agent/core/compact"
 	"agent/core/distill"
+	"agent/core/forget"
 	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/mcp"
@@ -45,6 +46,7 @@ func stateMigrations() []statedb.Set {
 		{Component: "jobs", Files: jobs.Migrations},
 		{Component: "skills", Files: skills.Migrations},
 		{Component: "importer", Files: importer.Migrations},
+		{Component: "forget", Files: forget.Migrations},
 	}
 }
 

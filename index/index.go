@@ -23,7 +23,9 @@ const FileName = "index.db"
 // schemaVersion is stored in PRAGMA user_version. Bump it with any change to
 // schema.sql, the tokenizer, or what a chunk holds: an index.db of another
 // version is rebuilt, never migrated (it is derived data).
-const schemaVersion = 2 // 2: a note's secrets are stored as their markers
+// 2: a note's secrets are stored as their markers, and FTS5 secure-delete
+// (sqlFinishBuild) leaves no deleted term in its pages
+const schemaVersion = 2
 
 // applicationID marks index.db as ours ("agIX"), so a foreign SQLite file
 // dropped at that name is rebuilt instead of being written into.
@@ -205,7 +207,10 @@ func inode(st os.FileInfo) uint64 {
 // wait for each other through the busy timeout; index writes are short.
 const (
 	// readPragmas: memory-mapped reads spare a read() syscall per page.
-	readPragmas = "PRAGMA mmap_size = 268435456; PRAGMA temp_store = MEMORY;"
+	// secure_delete: what an update deletes (an edited-out secret) is
+	// overwritten with zeros, not left in free pages and cells for
+	// `strings index.db` to find (docs/decisions-forget.md, measured).
+	readPragmas = "PRAGMA mmap_size = 268435456; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = ON;"
 	// buildPragmas: a full rebuild writes a new private file that is renamed
 	// into place only when complete, so it needs neither journal nor fsync
 	// per commit; a bigger FTS5 hash flushes fewer, larger segments.

@@ -56,9 +56,14 @@ const (
 		INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', 0)`
 
 	// Merge the build's segments into one b-tree (fewer pages per query
-	// term), then restore FTS5's defaults for the incremental updates to come.
+	// term), then restore FTS5's defaults for the incremental updates to
+	// come. secure-delete makes an update remove a deleted chunk's terms
+	// from the b-tree itself: by default FTS5 writes a delete marker that
+	// carries the term again (a removed secret stays readable in index.db
+	// until a merge; docs/decisions-forget.md).
 	sqlFinishBuild = `INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize');
 		INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', 4);
+		INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('secure-delete', 1);
 		DELETE FROM chunks_fts_config WHERE k = 'hashsize'`
 )
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"agent/core/forget"
 	"agent/core/importer"
 )
 
@@ -57,7 +58,12 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 	if err != nil {
 		return err
 	}
-	res, err := importer.Import(ctx, ws.State, ws.Home, p, importer.Options{Source: file, DryRun: cmd.Bool("dry-run"), Location: loc, Now: a.now()})
+	forgotten, err := forget.LoadForgotten(ctx, ws.State)
+	if err != nil {
+		return err
+	}
+	res, err := importer.Import(ctx, ws.State, ws.Home, p, importer.Options{Source: file, DryRun: cmd.Bool("dry-run"), Location: loc, Now: a.now(),
+		Forgotten: forgotten.Holds})
 	if err != nil {
 		return err
 	}
@@ -82,6 +88,9 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 	id := ""
 	if res.ID > 0 {
 		id = " as import " + strconv.FormatInt(res.ID, 10) + " (undo: agent import undo " + strconv.FormatInt(res.ID, 10) + ")"
+	}
+	if res.Forgotten > 0 {
+		a.warnf("%d messages left out: they hold a phrase you told agent to forget", res.Forgotten)
 	}
 	a.infof("%s %d conversations (%d messages)%s; %d already imported, %d skipped (no text)",
 		verb, len(res.Files), res.Messages, id, res.Already, res.Skipped)

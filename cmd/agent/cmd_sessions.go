@@ -141,6 +141,7 @@ func (a *app) sessionsCommand() *cli.Command {
 				},
 			},
 			a.sessionsCompactCommand(),
+			a.sessionsDeleteCommand(),
 		},
 	}
 }

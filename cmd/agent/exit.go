@@ -8,6 +8,7 @@ import (
 
 	"agent/core"
 	"agent/core/compact"
+	"agent/core/forget"
 	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/reminders"
@@ -86,6 +87,8 @@ var exitCodes = []struct {
 	{importer.ErrNotExport, exitUsage},
 	{importer.ErrInvalid, exitUsage},
 	{importer.ErrNotFound, exitNotFound},
+	{forget.ErrInvalid, exitUsage},
+	{forget.ErrNotFound, exitNotFound},
 }
 
 func exitCode(err error) int {

@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/forget"
 )
 
 // version is stamped by the Makefile from git.
@@ -149,6 +150,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.initCommand(),
 			a.chatCommand(),
 			a.sessionsCommand(),
+			a.forgetCommand(),
 			a.promptCommand(),
 			a.memoryCommand(),
 			a.importCommand(),
@@ -232,7 +234,19 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return core.Open(ctx, home)
+	ws, err := core.Open(ctx, home)
+	if err != nil {
+		return nil, err
+	}
+	// A forget a kill -9 interrupted is finished (or undone) before
+	// anything reads what it was changing; without one this is a stat.
+	li := &lazyIndex{a: a, home: home}
+	defer li.close()
+	if err := forget.Recover(ctx, home, ws.State, li); err != nil {
+		ws.Close()
+		return nil, err
+	}
+	return ws, nil
 }
 
 // warnf prints a diagnostic on stderr in the house style.

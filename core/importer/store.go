@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +32,10 @@ type Options struct {
 	DryRun   bool           // plan only: nothing is written
 	Location *time.Location // the user's zone, for dates and file names
 	Now      time.Time
+	// Forgotten, when set, says whether a text holds a phrase the user
+	// told agent to forget (core/forget's Forgotten.Holds): such a
+	// message is not imported, and is counted in Result.Forgotten.
+	Forgotten func(text string) bool
 }
 
 // Planned is one file an import writes (or would write).
@@ -51,8 +56,9 @@ type Result struct {
 	Origin     string    `json:"origin"`
 	Files      []Planned `json:"files"`
 	Messages   int       `json:"messages"`
-	Already    int       `json:"already_imported"` // conversations with nothing new
-	Skipped    int       `json:"skipped"`          // conversations with no text
+	Already    int       `json:"already_imported"`    // conversations with nothing new
+	Skipped    int       `json:"skipped"`             // conversations with no text
+	Forgotten  int       `json:"forgotten,omitempty"` // messages left out: they hold a forgotten phrase
 	DryRun     bool      `json:"dry_run"`
 	InKept     []string  `json:"in_kept_files"` // files an undo kept (edited) that hold conversations not written again
 	Unreadable []Problem `json:"unreadable"`    // conversations that could not be read, each skipped by itself
@@ -97,6 +103,15 @@ func Import(ctx context.Context, db *sql.DB, home string, p Parsed, opt Options)
 		c := &p.Conversations[i]
 		k := known[c.ID]
 		fresh := k.fresh(c.Messages)
+		if opt.Forgotten != nil {
+			fresh = slices.DeleteFunc(fresh, func(m Message) bool {
+				gone := opt.Forgotten(m.Text) || opt.Forgotten(c.Title)
+				if gone {
+					res.Forgotten++
+				}
+				return gone
+			})
+		}
 		if len(fresh) == 0 {
 			res.Already++
 			res.InKept = append(res.InKept, k.kept...)

@@ -37,13 +37,16 @@ type Set struct {
 // dsn is the one place connection settings are chosen: a busy timeout so
 // concurrent agent processes wait for each other instead of failing with
 // "database is locked", immediate write transactions so two writers never
-// deadlock upgrading a read lock, and mode=rw so opening never creates a file.
+// deadlock upgrading a read lock, mode=rw so opening never creates a file,
+// and secure_delete so what is deleted (a forgotten phrase, a deleted
+// session) is overwritten with zeros rather than left in free space for
+// `strings state.db` to find (docs/decisions-forget.md, measured).
 func dsn(file string, create bool) string {
 	mode := "rw"
 	if create {
 		mode = "rwc"
 	}
-	return sqlitedb.File(file, "mode="+mode+"&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on")
+	return sqlitedb.File(file, "mode="+mode+"&_busy_timeout=10000&_txlock=immediate&_foreign_keys=on&_secure_delete=on")
 }
 
 // Open opens state.db, checks that it is an agent database this binary

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"agent/core/forget"
+	"agent/core/printable"
+	"agent/index"
+)
+
+// forgetFlags are agent forget's and agent sessions delete's.
+func forgetFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do it without asking (for scripts)"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "only list where it is; change nothing"},
+	}
+}
+
+func (a *app) forgetCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "forget",
+		Usage:     "take a phrase back from every place it went (files, sessions, revisions, digests, imports, the index)",
+		ArgsUsage: "TEXT",
+		Flags:     forgetFlags(),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() != 1 {
+				return usagef("forget takes one TEXT (quote a phrase)")
+			}
+			ws, err := a.openWorkspace(ctx)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			ix, err := index.Open(ctx, ws.Home, func(msg string) { a.warnf("%s", msg) })
+			if err != nil {
+				return err
+			}
+			defer ix.Close()
+			plan, err := forget.Find(ctx, ws.Home, ws.State, ix, cmd.Args().First())
+			if err != nil {
+				return err
+			}
+			if plan.Empty() && len(plan.Places) == 0 {
+				return &codedError{code: exitNotFound, err: errors.New("the phrase is in no file, session or index of the workspace")}
+			}
+			return a.runForget(ctx, plan, ws.Home, ws.State, ix, cmd.Bool("yes"), cmd.Bool("dry-run"), "forget it")
+		},
+	}
+}
+
+func (a *app) sessionsDeleteCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "delete",
+		Usage:     "delete whole sessions, their logged turns and what was derived from them",
+		ArgsUsage: "NAME…",
+		Flags:     append(forgetFlags(), &cli.StringFlag{Name: "before", Usage: "also every session last active before `DATE` (YYYY-MM-DD, local time, or RFC 3339)"}),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			var before time.Time
+			if s := cmd.String("before"); s != "" {
+				t, err := time.ParseInLocation("2006-01-02", s, time.Local)
+				if err != nil {
+					if t, err = time.Parse(time.RFC3339, s); err != nil {
+						return usagef("--before %q: give a date as YYYY-MM-DD or RFC 3339", s)
+					}
+				}
+				before = t
+			}
+			if !cmd.Args().Present() && before.IsZero() {
+				return usagef("sessions delete takes NAME… or --before DATE")
+			}
+			ws, err := a.openWorkspace(ctx)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			ix, err := index.Open(ctx, ws.Home, func(msg string) { a.warnf("%s", msg) })
+			if err != nil {
+				return err
+			}
+			defer ix.Close()
+			plan, err := forget.Sessions(ctx, ws.Home, ws.State, ix, cmd.Args().Slice(), before)
+			if err != nil {
+				return err
+			}
+			if plan.Empty() {
+				a.infof("no session to delete")
+				return nil
+			}
+			return a.runForget(ctx, plan, ws.Home, ws.State, ix, cmd.Bool("yes"), cmd.Bool("dry-run"), "delete them")
+		},
+	}
+}
+
+// runForget lists the plan's places on stdout (the data), asks on a
+// terminal unless yes, and applies it.
+func (a *app) runForget(ctx context.Context, plan *forget.Plan, home string, db *sql.DB, ix *index.Index, yes, dry bool, question string) error {
+	if a.jsonOut {
+		places := plan.Places
+		if places == nil {
+			places = []forget.Place{}
+		}
+		out := struct {
+			Places []forget.Place `json:"places"`
+			Done   bool           `json:"done"`
+			Result *forget.Result `json:"result"`
+		}{Places: places}
+		if !dry && yes {
+			res, err := plan.Apply(ctx, home, db, ix, a.now())
+			if err != nil {
+				return err
+			}
+			out.Done, out.Result = true, &res
+		}
+		if !dry && !yes {
+			if err := a.writeJSON(out); err != nil {
+				return err
+			}
+			return errors.New("not done: with --json, pass --yes to do it")
+		}
+		return a.writeJSON(out)
+	}
+	for _, p := range plan.Places {
+		where, what := describePlace(p)
+		if a.io.OutTTY {
+			fmt.Fprintf(a.io.Out, "%s  %s\n", where, what)
+		} else {
+			writeTSV(a.io.Out, p.Kind, where, fmt.Sprint(p.Count), p.Note)
+		}
+	}
+	if plan.Kept > 0 {
+		a.warnf("%d of these are left as they are (your notes folders, files that are not text): edit them yourself", plan.Kept)
+	}
+	if dry {
+		return nil
+	}
+	if plan.Empty() {
+		return nil
+	}
+	if !yes && a.io.InTTY && a.io.ErrTTY {
+		yes = a.confirm(question + "?")
+	}
+	if !yes {
+		return errors.New("nothing changed: confirm on a terminal, or pass --yes")
+	}
+	res, err := plan.Apply(ctx, home, db, ix, a.now())
+	if err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("done: %d %s rewritten, %d stored %s changed", res.Files, plural(res.Files, "file", "files"),
+		res.Rows, plural(res.Rows, "value", "values"))
+	if res.Sessions > 0 {
+		msg += fmt.Sprintf(", %d %s deleted", res.Sessions, plural(res.Sessions, "session", "sessions"))
+	}
+	if res.Index {
+		msg += ", index rebuilt"
+	}
+	a.infof("%s", msg)
+	return nil
+}
+
+// describePlace names a place as a person finds it again.
+func describePlace(p forget.Place) (where, what string) {
+	note := ""
+	if p.Note != "" {
+		note = " (" + p.Note + ")"
+	}
+	switch p.Kind {
+	case "file", "notes":
+		where = printable.Escape(p.Path)
+		if p.Line > 0 {
+			where += fmt.Sprintf(":%d", p.Line)
+		}
+		if p.Session != "" {
+			what = "session " + printable.Escape(p.Session)
+		}
+	case "session":
+		where = "session " + printable.Escape(p.Session)
+		if p.Turn > 0 {
+			where += fmt.Sprintf(" turn %d", p.Turn)
+		}
+		what = p.Table + "." + p.Column
+		if p.Column == "" {
+			what = fmt.Sprintf("%d messages", p.Count)
+		}
+	case "revision":
+		where = p.Path
+		what = ""
+	case "index":
+		where = "index.db"
+		what = fmt.Sprintf("%d chunks (rebuilt)", p.Count)
+	default:
+		where = fmt.Sprintf("state.db %s.%s row %d", p.Table, p.Column, p.Row)
+	}
+	return where, strings.TrimSpace(what + note)
+}
+
+// lazyIndex opens index.db only if a forget being recovered needs it.
+type lazyIndex struct {
+	a    *app
+	home string
+	ix   *index.Index
+}
+
+func (l *lazyIndex) open(ctx context.Context) error {
+	if l.ix != nil {
+		return nil
+	}
+	ix, err := index.Open(ctx, l.home, func(msg string) { l.a.warnf("%s", msg) })
+	l.ix = ix
+	return err
+}
+
+func (l *lazyIndex) Matching(ctx context.Context, match func(string) bool) (int, [][]byte, error) {
+	if err := l.open(ctx); err != nil {
+		return 0, nil, err
+	}
+	return l.ix.Matching(ctx, match)
+}
+
+func (l *lazyIndex) Purge(ctx context.Context, units [][]byte) error {
+	if err := l.open(ctx); err != nil {
+		return err
+	}
+	return l.ix.Purge(ctx, units)
+}
+
+func (l *lazyIndex) close() {
+	if l.ix != nil {
+		l.ix.Close()
+	}
+}

@@ -1,0 +1,348 @@
+package forget
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"agent/memory"
+	"agent/soul/revisions"
+)
+
+// journalDir holds a forget in progress: the new content of every file it
+// rewrites, staged, and journal.json saying where each goes. Nothing in it
+// holds the phrase.
+const (
+	journalDir  = ".forget"
+	journalFile = journalDir + "/journal.json"
+)
+
+// journal is a forget in progress. It is committed when state.db holds a
+// forgotten row with its id (written in the transaction that changes
+// state.db); until then the next open rolls it back (deletes the staged
+// files), after it rolls it forward (renames them into place, purges the
+// index).
+type journal struct {
+	ID    string       `json:"id"`
+	Files []stagedFile `json:"files"`
+	Units []string     `json:"units,omitempty"` // hex hashes of the index units whose vectors go
+	Index bool         `json:"index"`
+}
+
+type stagedFile struct {
+	Rel    string `json:"rel"`            // where it goes
+	From   string `json:"from,omitempty"` // the file it replaces under another name, removed once Rel is in place
+	Staged string `json:"staged"`         // name inside journalDir
+	SHA256 string `json:"sha256"`         // of the staged content
+}
+
+// Result says what a forget did, in counts.
+type Result struct {
+	ID       string `json:"id"`
+	Files    int    `json:"files"`
+	Rows     int    `json:"rows"`
+	Sessions int    `json:"sessions"`
+	Index    bool   `json:"index"`
+}
+
+// Apply carries out the plan: every workspace file rewritten, every
+// state.db value changed, the index rebuilt without the phrase. A file
+// changed since Find is an error and nothing is done. A process killed
+// midway leaves a journal the next Recover completes or undoes.
+func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now time.Time) (Result, error) {
+	unlock, err := memory.Lock(home)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	if err := recoverLocked(ctx, home, db, ix); err != nil {
+		return Result{}, err
+	}
+	j := journal{ID: newID(), Index: p.indexHas}
+	for _, u := range p.units {
+		j.Units = append(j.Units, hex.EncodeToString(u))
+	}
+	if err := os.MkdirAll(filepath.Join(home, journalDir), 0o700); err != nil {
+		return Result{}, fmt.Errorf("forget: %w", err)
+	}
+	for i, e := range p.files {
+		cur, err := os.ReadFile(filepath.Join(home, e.rel))
+		if err != nil || string(cur) != string(e.old) {
+			rollBack(home, j)
+			return Result{}, fmt.Errorf("forget: %s changed since it was listed; nothing was changed (run the command again)", e.rel)
+		}
+		st := stagedFile{Rel: e.to, Staged: strconv.Itoa(i + 1), SHA256: sum(e.new)}
+		if e.to != e.rel {
+			st.From = e.rel
+		}
+		j.Files = append(j.Files, st)
+		if err := stage(home, e.rel, st.Staged, e.new); err != nil {
+			rollBack(home, j)
+			return Result{}, err
+		}
+	}
+	if err := writeJournal(home, j); err != nil {
+		rollBack(home, j)
+		return Result{}, err
+	}
+	if err := p.commit(ctx, db, j.ID, now); err != nil {
+		rollBack(home, j)
+		return Result{}, err
+	}
+	if err := rollForward(ctx, home, db, ix, j); err != nil {
+		return Result{}, fmt.Errorf("forget: committed, but finishing it failed (the next command finishes it): %w", err)
+	}
+	return Result{ID: j.ID, Files: len(p.files), Rows: len(p.rows), Sessions: len(p.sessions), Index: p.indexHas}, nil
+}
+
+// commit makes the plan's changes to state.db and records the forget, in
+// one transaction: the commit point.
+func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("forget: %w", err)
+	}
+	defer tx.Rollback()
+	for _, r := range p.rows {
+		q := fmt.Sprintf(`UPDATE %s SET %s = ?1 WHERE rowid = ?2`, quoteIdent(r.table), quoteIdent(r.column))
+		if r.rehash {
+			q = fmt.Sprintf(`UPDATE %s SET %s = ?1, sha256 = ?3 WHERE rowid = ?2`, quoteIdent(r.table), quoteIdent(r.column))
+		}
+		if _, err := tx.ExecContext(ctx, q, r.value, r.rowid, revisions.Hash(r.value)); err != nil {
+			return fmt.Errorf("forget: update %s.%s: %w", r.table, r.column, err)
+		}
+	}
+	// A message's words changed length: the positions after it in its
+	// session (core's window blocks, migration 0005) are counted again.
+	for _, r := range p.rows {
+		if r.table == "messages" && r.column == "content" {
+			if _, err := tx.ExecContext(ctx, sqlRecountPositions, r.rowid); err != nil {
+				return fmt.Errorf("forget: recount positions: %w", err)
+			}
+		}
+	}
+	for _, s := range p.sessions {
+		for _, q := range []string{
+			`DELETE FROM session_summaries WHERE session_id = ?1`,
+			`DELETE FROM messages WHERE session_id = ?1`,
+			`DELETE FROM sessions WHERE id = ?1`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, s); err != nil {
+				return fmt.Errorf("forget: delete session: %w", err)
+			}
+		}
+	}
+	kind, hash, runes := "sessions", "", 0
+	var salt []byte
+	if p.phrase != "" {
+		kind = "phrase"
+		salt = make([]byte, 16)
+		rand.Read(salt)
+		folded := foldString(p.phrase)
+		hash, runes = phraseHash(salt, folded), utf8.RuneCountInString(folded)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO forgotten (id, kind, hash, salt, runes, files, rows, sessions, at)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`, id, kind, hash, salt, runes, len(p.files), len(p.rows), len(p.sessions),
+		now.UTC().Format(time.RFC3339)); err != nil {
+		return fmt.Errorf("forget: record: %w", err)
+	}
+	return tx.Commit()
+}
+
+// sqlRecountPositions counts chars_before again for the session of message
+// ?1, as migration 0005 counted it for every session.
+const sqlRecountPositions = `UPDATE messages SET chars_before = w.chars_before
+FROM (SELECT id, COALESCE(sum(chars) OVER preceding, 0) AS chars_before
+      FROM (SELECT id, session_id,
+                   CASE WHEN role IN ('user', 'assistant') THEN length(CAST(content AS BLOB)) ELSE 0 END AS chars
+            FROM messages WHERE session_id = (SELECT session_id FROM messages WHERE id = ?1))
+      WINDOW preceding AS (PARTITION BY session_id ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)) AS w
+WHERE w.id = messages.id`
+
+// Recover finishes or undoes a forget a killed process left: rolled
+// forward when state.db says it committed, rolled back otherwise. Without
+// a journal it costs one stat; with one it takes the memory lock, which a
+// forget in progress holds from its first staged file to its end, so a
+// journal is never judged while its forget is still running.
+func Recover(ctx context.Context, home string, db *sql.DB, ix Index) error {
+	if _, err := os.Stat(filepath.Join(home, journalDir)); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	unlock, err := memory.Lock(home)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return recoverLocked(ctx, home, db, ix)
+}
+
+// recoverLocked is Recover for a caller holding the memory lock.
+func recoverLocked(ctx context.Context, home string, db *sql.DB, ix Index) error {
+	b, err := os.ReadFile(filepath.Join(home, journalFile))
+	if errors.Is(err, os.ErrNotExist) {
+		// A journal never written: staged files alone are left-overs.
+		if _, err := os.Stat(filepath.Join(home, journalDir)); err == nil {
+			return os.RemoveAll(filepath.Join(home, journalDir))
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("forget: read %s: %w", journalFile, err)
+	}
+	var j journal
+	if err := json.Unmarshal(b, &j); err != nil {
+		// A journal is put in place whole (rename): one that does not
+		// parse was not ours to finish.
+		return fmt.Errorf("forget: %s is damaged (%v); look at it, then remove %s", journalFile, err, journalDir)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM forgotten WHERE id = ?1`, j.ID).Scan(&n); err != nil {
+		return fmt.Errorf("forget: %w", err)
+	}
+	if n == 0 {
+		return rollBack(home, j)
+	}
+	return rollForward(ctx, home, db, ix, j)
+}
+
+// rollBack removes what a forget that did not commit staged.
+func rollBack(home string, j journal) error {
+	if err := os.RemoveAll(filepath.Join(home, journalDir)); err != nil {
+		return fmt.Errorf("forget: roll back: %w", err)
+	}
+	return syncDir(home)
+}
+
+// rollForward puts every staged file in place, rebuilds the index and
+// checkpoints state.db, then removes the journal. Each step can run again.
+func rollForward(ctx context.Context, home string, db *sql.DB, ix Index, j journal) error {
+	for _, f := range j.Files {
+		staged := filepath.Join(home, journalDir, f.Staged)
+		if _, err := os.Stat(staged); errors.Is(err, os.ErrNotExist) {
+			continue // renamed before a kill
+		}
+		target := filepath.Join(home, filepath.FromSlash(f.Rel))
+		if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+			return fmt.Errorf("put %s in place: %w", f.Rel, err)
+		}
+		if err := os.Rename(staged, target); err != nil {
+			return fmt.Errorf("put %s in place: %w", f.Rel, err)
+		}
+		if err := syncDir(filepath.Dir(target)); err != nil {
+			return err
+		}
+	}
+	for _, f := range j.Files {
+		if f.From == "" {
+			continue
+		}
+		old := filepath.Join(home, filepath.FromSlash(f.From))
+		if err := os.Remove(old); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", f.From, err)
+		}
+		if err := syncDir(filepath.Dir(old)); err != nil {
+			return err
+		}
+	}
+	if ix != nil {
+		units := make([][]byte, 0, len(j.Units))
+		for _, u := range j.Units {
+			if b, err := hex.DecodeString(u); err == nil {
+				units = append(units, b)
+			}
+		}
+		if err := ix.Purge(ctx, units); err != nil {
+			return err
+		}
+	}
+	// What the transaction overwrote is zeroed in the database (secure
+	// delete); a checkpoint moves it out of the WAL, truncated to nothing.
+	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return fmt.Errorf("checkpoint state.db: %w", err)
+	}
+	if err := os.RemoveAll(filepath.Join(home, journalDir)); err != nil {
+		return err
+	}
+	return syncDir(home)
+}
+
+// stage writes a file's new content into the journal folder, synced, with
+// the mode of the file it replaces.
+func stage(home, rel, name string, data []byte) error {
+	mode := os.FileMode(0o600)
+	if st, err := os.Stat(filepath.Join(home, filepath.FromSlash(rel))); err == nil {
+		mode = st.Mode().Perm()
+	}
+	path := filepath.Join(home, journalDir, name)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return fmt.Errorf("forget: stage %s: %w", rel, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("forget: stage %s: %w", rel, err)
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("forget: stage %s: %w", rel, err)
+	}
+	return f.Close()
+}
+
+// writeJournal puts the journal in place whole: temp file, sync, rename.
+func writeJournal(home string, j journal) error {
+	b, err := json.Marshal(j)
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(home, journalDir, "journal.tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("forget: journal: %w", err)
+	}
+	f, err := os.Open(tmp)
+	if err == nil {
+		err = f.Sync()
+		f.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("forget: journal: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(home, journalFile)); err != nil {
+		return fmt.Errorf("forget: journal: %w", err)
+	}
+	return syncDir(filepath.Join(home, journalDir))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+func sum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func newID() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,321 @@
+package forget_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"agent/core"
+	"agent/core/forget"
+	"agent/core/importer"
+	"agent/memory"
+)
+
+func TestFindIsCaseInsensitiveAndKeepsTheRest(t *testing.T) {
+	home, db := workspace(t)
+	write(t, home, "logs/2026-11-20.md", "# 2026-11-20\n\n### 10:00\n\nÉlodie said: marta's NEWS is out; Marta's news again.\n")
+	p, err := forget.Find(context.Background(), home, db, nil, "Marta's News")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(context.Background(), home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got := read(t, home, "logs/2026-11-20.md")
+	if want := "# 2026-11-20\n\n### 10:00\n\nÉlodie said: [forgotten] is out; [forgotten] again.\n"; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestFindRefusesWhatCannotBeAPhrase(t *testing.T) {
+	home, db := workspace(t)
+	for _, phrase := range []string{"", "  ", "two\nlines", "forgotten"} {
+		if _, err := forget.Find(context.Background(), home, db, nil, phrase); err == nil {
+			t.Errorf("Find(%q) = nil error", phrase)
+		}
+	}
+}
+
+// TestForgottenHolds: the hashes kept recognise the phrase in any case
+// inside a longer text, and nothing else; the phrase itself is nowhere in
+// state.db.
+func TestForgottenHolds(t *testing.T) {
+	home, db := workspace(t)
+	write(t, home, "logs/2026-11-20.md", "# 2026-11-20\n\nthe door code is Blue Heron 42\n")
+	p, err := forget.Find(context.Background(), home, db, nil, "blue heron 42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(context.Background(), home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := forget.LoadForgotten(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]bool{
+		"remember: BLUE HERON 42, ok?": true,
+		"blue heron 42":                true,
+		"blue heron 43":                false,
+		"blue heron":                   false,
+		"":                             false,
+	} {
+		if got := f.Holds(text); got != want {
+			t.Errorf("Holds(%q) = %v, want %v", text, got, want)
+		}
+	}
+	var n int
+	db.QueryRow(`SELECT count(*) FROM forgotten WHERE hash LIKE '%heron%' OR CAST(salt AS TEXT) LIKE '%heron%'`).Scan(&n)
+	if n != 0 {
+		t.Error("the phrase is recorded in the forgotten table")
+	}
+}
+
+// TestSessionsDelete: a deleted session's messages are gone from state.db,
+// its logged turns from the log (the other session's turn and notes stay
+// byte for byte), and a digest citing a line after the removed turn cites
+// its new number; one citing the removed turn is marked.
+func TestSessionsDelete(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	st := core.NewSessions(db, time.Now)
+	for _, name := range []string{"gone", "kept"} {
+		s, err := st.Create(ctx, name, "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Append(ctx, &s, core.StoredMessage{Role: "user", Content: "hello from " + name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := "# 2026-11-20\n\n### 09:00\n\nA note.\n\n### 10:00 · session gone\n\n**User:** hello from gone\n\n**Atlas:** hi\n\n### 11:00 · session kept\n\n**User:** hello from kept\n"
+	write(t, home, "logs/2026-11-20.md", log)
+	write(t, home, "digests/2026-W47.md", "# Week\n\n- a note (logs/2026-11-20.md:5)\n- gone said hello (logs/2026-11-20.md:9)\n- kept said hello (logs/2026-11-20.md:15)\n")
+	p, err := forget.Sessions(ctx, home, db, nil, []string{"gone"}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := read(t, home, "logs/2026-11-20.md"), "# 2026-11-20\n\n### 09:00\n\nA note.\n\n### 11:00 · session kept\n\n**User:** hello from kept\n"; got != want {
+		t.Errorf("log:\n got %q\nwant %q", got, want)
+	}
+	if got, want := read(t, home, "digests/2026-W47.md"), "# Week\n\n- a note (logs/2026-11-20.md:5)\n- [source deleted by agent forget] gone said hello (logs/2026-11-20.md:9)\n- kept said hello (logs/2026-11-20.md:9)\n"; got != want {
+		t.Errorf("digest:\n got %q\nwant %q", got, want)
+	}
+	if _, err := st.Get(ctx, "gone"); err == nil {
+		t.Error("the session is still there")
+	}
+	if _, err := st.Get(ctx, "kept"); err != nil {
+		t.Errorf("the other session: %v", err)
+	}
+	var n int
+	db.QueryRow(`SELECT count(*) FROM messages WHERE content LIKE '%gone%'`).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d messages of the deleted session left", n)
+	}
+	for _, f := range []string{"state.db", "state.db-wal"} {
+		if b, err := os.ReadFile(filepath.Join(home, f)); err == nil && strings.Contains(string(b), "hello from gone") {
+			t.Errorf("%s still holds the deleted session's words", f)
+		}
+	}
+	if _, err := forget.Sessions(ctx, home, db, nil, []string{"nosuch"}, time.Time{}); err == nil {
+		t.Error("an unknown session is no error")
+	}
+	// --before: every session last active before the date.
+	p, err = forget.Sessions(ctx, home, db, nil, nil, time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get(ctx, "kept"); err == nil {
+		t.Error("--before an hour from now left a session")
+	}
+}
+
+// TestRecoverRollsBackAnUncommittedForget: a journal whose forget never
+// committed (no forgotten row) is undone: the staged files go, the
+// workspace's files are as they were.
+func TestRecoverRollsBackAnUncommittedForget(t *testing.T) {
+	home, db := workspace(t)
+	write(t, home, ".forget/1", "staged")
+	write(t, home, ".forget/journal.json", `{"id":"abc","files":[{"rel":"MEMORY.md","staged":"1","sha256":""}],"index":false}`)
+	before := read(t, home, "MEMORY.md")
+	if err := forget.Recover(context.Background(), home, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, home, "MEMORY.md") != before {
+		t.Error("MEMORY.md changed")
+	}
+	if _, err := os.Stat(filepath.Join(home, ".forget")); !os.IsNotExist(err) {
+		t.Error("the journal folder is still there")
+	}
+}
+
+func workspace(t *testing.T) (string, *sql.DB) {
+	t.Helper()
+	home := t.TempDir()
+	ws, _, err := core.Init(context.Background(), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return home, ws.State
+}
+
+func write(t *testing.T, home, rel, s string) {
+	t.Helper()
+	p := filepath.Join(home, rel)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, home, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(home, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestRecoverWaitsForAForgetInProgress: a journal not yet committed is
+// judged only once the memory lock is free: a forget in progress holds it
+// from its first staged file to its end, and another process's open must
+// not roll back what that forget is about to commit.
+func TestRecoverWaitsForAForgetInProgress(t *testing.T) {
+	home, db := workspace(t)
+	write(t, home, ".forget/1", "staged")
+	write(t, home, ".forget/journal.json", `{"id":"abc","files":[{"rel":"MEMORY.md","staged":"1","sha256":""}],"index":false}`)
+	unlock, err := memory.Lock(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- forget.Recover(context.Background(), home, db, nil) }()
+	select {
+	case err := <-done:
+		unlock()
+		t.Fatalf("Recover ran while a forget held the lock (err %v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if _, err := os.Stat(filepath.Join(home, ".forget", "1")); err != nil {
+		t.Fatalf("the staged file went while the forget held the lock: %v", err)
+	}
+	unlock()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".forget")); !os.IsNotExist(err) {
+		t.Error("the uncommitted journal was not rolled back once the lock was free")
+	}
+}
+
+// TestFindRenamesAFileWhoseNameHoldsIt: an imported conversation is named
+// after its title; the phrase leaves the name too, and the import's record
+// of the path follows (replaced the same way), so undo still finds it.
+func TestFindRenamesAFileWhoseNameHoldsIt(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	old := "imports/chatgpt/2024/2024-05-01-1532-marta-pregnant-abc.md"
+	write(t, home, old, "# marta-pregnant\n\nSome words.\n")
+	if _, err := db.Exec(`INSERT INTO imports (id, origin, source, at, conversations, messages, skipped) VALUES (1, 'chatgpt', 'x.zip', '2026-01-01T00:00:00Z', 1, 1, 0);
+		INSERT INTO import_items (import_id, origin, conversation_id, path, sha256, message_ids) VALUES (1, 'chatgpt', 'abc', ?1, x'00', 'm1')`, old); err != nil {
+		t.Fatal(err)
+	}
+	p, err := forget.Find(ctx, home, db, nil, "marta-pregnant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var path string
+	db.QueryRow(`SELECT path FROM import_items`).Scan(&path)
+	if want := "imports/chatgpt/2024/2024-05-01-1532-[forgotten]-abc.md"; path != want {
+		t.Fatalf("import_items.path = %q, want %q", path, want)
+	}
+	if got := read(t, home, path); got != "# [forgotten]\n\nSome words.\n" {
+		t.Errorf("renamed file holds %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(home, old)); !os.IsNotExist(err) {
+		t.Errorf("the old name is still there: %v", err)
+	}
+}
+
+// TestReimportSkipsWhatWasForgotten: after a forget, an import of an
+// export that still holds the phrase (in any case) leaves those messages
+// out, counts them, and writes no byte of the phrase.
+func TestReimportSkipsWhatWasForgotten(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	write(t, home, "logs/2026-11-20.md", "# 2026-11-20\n\nthe starter smells like NAIL POLISH today\n")
+	p, err := forget.Find(ctx, home, db, nil, "nail polish")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := forget.LoadForgotten(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := importer.ReadExport("../importer/testdata/chatgpt-conversations.json", importer.ChatGPT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := importer.Import(ctx, db, home, parsed, importer.Options{Source: "x", Location: time.UTC, Now: time.Now(), Forgotten: f.Holds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Forgotten != 1 {
+		t.Errorf("Forgotten = %d, want the 1 message holding the phrase", res.Forgotten)
+	}
+	for _, fl := range res.Files {
+		if b := read(t, home, fl.Path); strings.Contains(strings.ToLower(b), "nail polish") {
+			t.Errorf("%s holds the forgotten phrase", fl.Path)
+		}
+	}
+	if len(res.Files) != 2 {
+		t.Errorf("the other messages were not imported: %d files", len(res.Files))
+	}
+}
+
+// TestForgetRecountsPositions: a message whose words changed length moves
+// the positions the window counts for the messages after it.
+func TestForgetRecountsPositions(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	st := core.NewSessions(db, time.Now)
+	s, err := st.Create(ctx, "k", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []core.StoredMessage{{Role: "user", Content: "a very long secret phrase here"}, {Role: "assistant", Content: "ok"}, {Role: "user", Content: "next"}} {
+		if _, err := st.Append(ctx, &s, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := forget.Find(ctx, home, db, nil, "very long secret phrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var before int
+	db.QueryRow(`SELECT chars_before FROM messages WHERE content = 'next'`).Scan(&before)
+	if want := len("a [forgotten] here") + len("ok"); before != want {
+		t.Errorf("chars_before = %d, want %d", before, want)
+	}
+}

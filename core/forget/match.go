@@ -1,0 +1,105 @@
+package forget
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Marker stands where a forgotten phrase was: the text around it stays
+// byte for byte, and a reader (the user, the model) sees that something was
+// taken out rather than a sentence that silently changed meaning.
+const Marker = "[forgotten]"
+
+// fold is the one case rule: a phrase matches whatever reads the same in
+// lower case, rune by rune ("Marta", "MARTA", "marta"). It keeps the rune
+// count, which the hashes of forgotten phrases rely on (Forgotten.Holds).
+func fold(r rune) rune { return unicode.ToLower(r) }
+
+// span is one occurrence: text[start:end].
+type span struct{ start, end int }
+
+// find returns every non-overlapping occurrence of phrase in text, in order,
+// compared rune by rune under fold.
+func find(text, phrase string) []span {
+	if phrase == "" || len(text) == 0 {
+		return nil
+	}
+	first, _ := utf8.DecodeRuneInString(phrase)
+	first = fold(first)
+	var out []span
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if fold(r) == first {
+			if end, ok := matchAt(text, i, phrase); ok {
+				out = append(out, span{i, end})
+				i = end
+				continue
+			}
+		}
+		i += n
+	}
+	return out
+}
+
+// matchAt reports whether phrase matches text at byte i, and where the
+// match ends.
+func matchAt(text string, i int, phrase string) (int, bool) {
+	for _, p := range phrase {
+		if i >= len(text) {
+			return 0, false
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if fold(r) != fold(p) {
+			return 0, false
+		}
+		i += n
+	}
+	return i, true
+}
+
+// contains reports whether text holds phrase under fold.
+func contains(text, phrase string) bool {
+	return len(find(text, phrase)) > 0
+}
+
+// replace returns text with every occurrence of phrase replaced by Marker,
+// and how many there were.
+func replace(text, phrase string) (string, int) {
+	spans := find(text, phrase)
+	if len(spans) == 0 {
+		return text, 0
+	}
+	var b strings.Builder
+	last := 0
+	for _, s := range spans {
+		b.WriteString(text[last:s.start])
+		b.WriteString(Marker)
+		last = s.end
+	}
+	b.WriteString(text[last:])
+	return b.String(), len(spans)
+}
+
+// foldString is s with every rune folded.
+func foldString(s string) string { return strings.Map(fold, s) }
+
+// phraseHash is what is kept of a forgotten phrase: a salted SHA-256 of its
+// folded form, never the phrase. (A short phrase can still be guessed and
+// checked by someone holding state.db; it is kept to recognise the phrase
+// in a later import, which needs exactly that.)
+func phraseHash(salt []byte, folded string) string {
+	h := sha256.New()
+	h.Write(salt)
+	h.Write([]byte(folded))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// onlyMarkers reports whether text holds nothing but markers and blanks:
+// what a forget would leave of a file, a line or a message that was only
+// the phrase.
+func onlyMarkers(text string) bool {
+	return strings.TrimSpace(strings.ReplaceAll(text, Marker, "")) == ""
+}

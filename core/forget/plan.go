@@ -1,0 +1,417 @@
+// Package forget takes back what the user said: `agent forget TEXT` finds
+// every place a phrase went in the workspace (its files, state.db, index.db)
+// and replaces it with a marker; `agent sessions delete` removes whole
+// conversations and their logged turns. A plan is found and shown first,
+// nothing written; Apply then stages every change and commits it through a
+// journal that the next open replays or rolls back, so a kill -9 leaves
+// either all of it done or nothing (docs/decisions-forget.md).
+package forget
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"agent/memory"
+)
+
+// Place is one place a phrase (or a deleted session) is, as listed before
+// anything changes.
+type Place struct {
+	// Kind: "file" (a workspace file, rewritten), "notes" (a notes folder's
+	// file: reported, never written), "session" (a stored message, its
+	// context or request), "revision" (an old version of SOUL.md,
+	// MEMORY.md or a skill), "state" (any other row of state.db),
+	// "index" (index.db's chunks and vectors, rebuilt).
+	Kind    string `json:"kind"`
+	Path    string `json:"path,omitempty"` // workspace-relative, or NAME:path for notes
+	Line    int    `json:"line,omitempty"`
+	Session string `json:"session,omitempty"`
+	Turn    int    `json:"turn,omitempty"` // the session's user turn, from 1
+	Table   string `json:"table,omitempty"`
+	Column  string `json:"column,omitempty"`
+	Row     int64  `json:"row,omitempty"`
+	Count   int    `json:"count"`          // occurrences (chunks, for the index)
+	Note    string `json:"note,omitempty"` // "nothing else left in the file", …
+}
+
+// Plan is what a forget will do, found without writing anything.
+type Plan struct {
+	Places []Place
+	// Kept lists what the forget will not change (notes folders, files
+	// that are not text): the phrase stays there.
+	Kept int
+
+	phrase   string
+	files    []fileEdit
+	rows     []rowEdit
+	sessions []int64  // sessions deleted whole
+	removed  []string // the logged turns they remove, for their vectors
+	units    [][]byte
+	indexHas bool
+}
+
+// fileEdit is one workspace file's new content.
+type fileEdit struct {
+	rel     string
+	to      string // where it goes: rel, or rel renamed when its name held the phrase
+	old     []byte
+	new     []byte
+	changed []int // lines (1-based) whose text changed, for digests
+	// newLine maps a line to its number after the edit, 0 when removed;
+	// nil when no line moves (a phrase replaced in place).
+	newLine func(n int) int
+}
+
+// rowEdit is one state.db value's new content.
+type rowEdit struct {
+	table, column string
+	rowid         int64
+	value         string
+	rehash        bool // a revision: its sha256 follows its content
+}
+
+// Empty reports whether the plan changes nothing.
+func (p *Plan) Empty() bool {
+	return len(p.files) == 0 && len(p.rows) == 0 && len(p.sessions) == 0 && !p.indexHas
+}
+
+// Index is what a forget needs of index.db (agent/index.Index).
+type Index interface {
+	// Matching counts the chunks whose text match accepts and returns the
+	// hashes of their embedded units, whose vectors must go too.
+	Matching(ctx context.Context, match func(string) bool) (chunks int, units [][]byte, err error)
+	// Purge drops those vectors and rebuilds index.db from the files into
+	// a new file, so nothing deleted lingers in free pages.
+	Purge(ctx context.Context, units [][]byte) error
+}
+
+// skipName says which workspace files a forget never reads: the databases
+// (done through SQL), an index rebuild a kill left (".index.db.new-…",
+// the index's to remove after a day; one left by the forget's own rebuild
+// was built from the rewritten files), locks and sockets.
+func skipName(name string) bool {
+	for _, p := range []string{"state.db", "index.db"} {
+		if name == p || strings.HasPrefix(name, p+"-") || strings.HasPrefix(name, "."+p+".new-") {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, ".lock") || strings.HasSuffix(name, ".sock")
+}
+
+// Find plans forgetting phrase: every workspace file, notes folder, row of
+// state.db and chunk of index.db that holds it. Nothing is written.
+func Find(ctx context.Context, home string, db *sql.DB, ix Index, phrase string) (*Plan, error) {
+	if strings.TrimSpace(phrase) == "" {
+		return nil, fmt.Errorf("nothing to forget: %w", ErrInvalid)
+	}
+	if strings.ContainsAny(phrase, "\r\n") {
+		return nil, fmt.Errorf("a phrase is one line (forget each line apart): %w", ErrInvalid)
+	}
+	if !utf8.ValidString(phrase) {
+		return nil, fmt.Errorf("the phrase is not valid UTF-8: %w", ErrInvalid)
+	}
+	if contains(Marker, phrase) {
+		return nil, fmt.Errorf("%q is part of the marker %s that forget leaves: %w", phrase, Marker, ErrInvalid)
+	}
+	p := &Plan{phrase: phrase}
+	if err := p.findFiles(home); err != nil {
+		return nil, err
+	}
+	if err := p.findNotes(home); err != nil {
+		return nil, err
+	}
+	if err := p.findRows(ctx, db); err != nil {
+		return nil, err
+	}
+	p.markDigests(home)
+	if ix != nil {
+		n, units, err := ix.Matching(ctx, func(s string) bool { return contains(s, phrase) })
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			p.indexHas, p.units = true, units
+			p.Places = append(p.Places, Place{Kind: "index", Path: "index.db", Count: n})
+		}
+	}
+	return p, nil
+}
+
+// findFiles plans the rewrite of every text file of the workspace holding
+// the phrase, line by line.
+func (p *Plan) findFiles(home string) error {
+	return filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(home, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == journalDir {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || skipName(rel) {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("forget: read %s: %w", rel, err)
+		}
+		// A name can hold it too (an imported conversation's file is
+		// named after its title): the file is renamed, the phrase in its
+		// name replaced as in any text, so state.db's record of the path
+		// (replaced the same way) still names it.
+		to, inName := replace(rel, p.phrase)
+		if inName > 0 {
+			p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: inName, Note: "its name holds it: renamed " + to})
+		}
+		if !utf8.Valid(data) {
+			if bytes.Contains(bytes.ToLower(data), bytes.ToLower([]byte(p.phrase))) {
+				p.Kept++
+				p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: 1, Note: "not text: left as it is"})
+			}
+			if inName > 0 {
+				p.files = append(p.files, fileEdit{rel: rel, to: to, old: data, new: data})
+			}
+			return nil
+		}
+		if !contains(string(data), p.phrase) {
+			if inName > 0 {
+				p.files = append(p.files, fileEdit{rel: rel, to: to, old: data, new: data})
+			}
+			return nil
+		}
+		e := fileEdit{rel: rel, to: to, old: data}
+		var out strings.Builder
+		for i, line := range splitKeep(string(data)) {
+			nl, n := replace(line, p.phrase)
+			out.WriteString(nl)
+			if n == 0 {
+				continue
+			}
+			e.changed = append(e.changed, i+1)
+			pl := Place{Kind: "file", Path: rel, Line: i + 1, Count: n}
+			if onlyMarkers(strings.TrimLeft(strings.TrimSpace(nl), "-*#> ")) {
+				pl.Note = "nothing else left on the line"
+			}
+			p.Places = append(p.Places, pl)
+		}
+		e.new = []byte(out.String())
+		if onlyMarkers(out.String()) {
+			p.Places[len(p.Places)-1].Note = "nothing else left in the file"
+		}
+		p.files = append(p.files, e)
+		return nil
+	})
+}
+
+// splitKeep splits s into lines, each keeping its line ending.
+func splitKeep(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
+
+// findNotes lists the notes folders' files holding the phrase: they are
+// the user's own, so they are reported and never written.
+func (p *Plan) findNotes(home string) error {
+	srcs, err := memory.LoadSources(home)
+	if err != nil {
+		return err
+	}
+	for _, s := range srcs {
+		filepath.WalkDir(s.Dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(d.Name(), ".md") {
+				return nil
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				return nil
+			}
+			defer f.Close()
+			rel, _ := filepath.Rel(s.Dir, path)
+			sc := bufio.NewScanner(f)
+			sc.Buffer(make([]byte, 64<<10), 16<<20)
+			for n := 1; sc.Scan(); n++ {
+				if c := len(find(sc.Text(), p.phrase)); c > 0 {
+					p.Kept++
+					p.Places = append(p.Places, Place{Kind: "notes", Path: s.Name + ":" + filepath.ToSlash(rel), Line: n, Count: c,
+						Note: "your notes folder: never written by agent; edit it yourself"})
+				}
+			}
+			return nil
+		})
+	}
+	return nil
+}
+
+// findRows plans the change of every text value in state.db holding the
+// phrase: every table, every column, so a place added later (a new table)
+// is covered without this package knowing it.
+func (p *Plan) findRows(ctx context.Context, db *sql.DB) error {
+	tables, err := textColumns(ctx, db)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(tables))
+	for t := range tables {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	for _, t := range names {
+		for _, col := range tables[t] {
+			if err := p.findColumn(ctx, db, t, col); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// textColumns lists the text columns of state.db's rowid tables, the
+// package's own table and the migration record aside.
+func textColumns(ctx context.Context, db *sql.DB) (map[string][]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table'
+		AND name NOT LIKE 'sqlite_%' AND name NOT IN ('schema_migrations', 'forgotten') AND sql NOT LIKE '%WITHOUT ROWID%'`)
+	if err != nil {
+		return nil, fmt.Errorf("forget: list state.db's tables: %w", err)
+	}
+	var tables []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		tables = append(tables, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, t := range tables {
+		cols, err := db.QueryContext(ctx, `SELECT name, type FROM pragma_table_info(?1)`, t)
+		if err != nil {
+			return nil, err
+		}
+		for cols.Next() {
+			var name, typ string
+			if err := cols.Scan(&name, &typ); err != nil {
+				cols.Close()
+				return nil, err
+			}
+			if typ == "TEXT" || typ == "" || typ == "ANY" {
+				out[t] = append(out[t], name)
+			}
+		}
+		cols.Close()
+		if err := cols.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string) error {
+	q := fmt.Sprintf(`SELECT rowid, %s FROM %s WHERE typeof(%[1]s) = 'text'`, quoteIdent(col), quoteIdent(table))
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return fmt.Errorf("forget: read %s.%s: %w", table, col, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var v string
+		if err := rows.Scan(&id, &v); err != nil {
+			return err
+		}
+		nv, n := replace(v, p.phrase)
+		if n == 0 {
+			continue
+		}
+		e := rowEdit{table: table, column: col, rowid: id, value: nv, rehash: table == "revisions" && col == "content"}
+		p.rows = append(p.rows, e)
+		pl := Place{Kind: "state", Table: table, Column: col, Row: id, Count: n}
+		if onlyMarkers(nv) {
+			pl.Note = "nothing else left in it"
+		}
+		p.Places = append(p.Places, pl)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return p.describeRows(ctx, db, table)
+}
+
+// describeRows names the places found in table the way a person knows
+// them: a message by its session and turn, a revision by its file.
+func (p *Plan) describeRows(ctx context.Context, db *sql.DB, table string) error {
+	for i := range p.Places {
+		pl := &p.Places[i]
+		if pl.Kind != "state" || pl.Table != table || pl.Session != "" || pl.Path != "" {
+			continue
+		}
+		switch table {
+		case "messages":
+			pl.Kind = "session"
+			err := db.QueryRowContext(ctx, `SELECT s.name, (SELECT count(*) FROM messages u
+				WHERE u.session_id = m.session_id AND u.role = 'user' AND u.id <= m.id)
+				FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.id = ?1`, pl.Row).Scan(&pl.Session, &pl.Turn)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		case "sessions":
+			pl.Kind = "session"
+			if err := db.QueryRowContext(ctx, `SELECT name FROM sessions WHERE rowid = ?1`, pl.Row).Scan(&pl.Session); err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		case "session_summaries":
+			pl.Kind = "session"
+			if err := db.QueryRowContext(ctx, `SELECT s.name FROM session_summaries m JOIN sessions s ON s.id = m.session_id WHERE m.rowid = ?1`, pl.Row).Scan(&pl.Session); err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		case "revisions":
+			pl.Kind = "revision"
+			var kind, name string
+			var id int64
+			if err := db.QueryRowContext(ctx, `SELECT kind, name, id FROM revisions WHERE rowid = ?1`, pl.Row).Scan(&kind, &name, &id); err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+			switch kind {
+			case "soul":
+				pl.Path = "SOUL.md"
+			case "memory":
+				pl.Path = "MEMORY.md"
+			case "skill":
+				pl.Path = "skills/" + name + "/SKILL.md"
+			default:
+				pl.Path = kind + " " + name
+			}
+			pl.Note = fmt.Sprintf("revision %d", id)
+		}
+	}
+	return nil
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -1,0 +1,18 @@
+package forget
+
+import (
+	"embed"
+	"errors"
+)
+
+// Migrations is the package's schema for state.db (the forgotten table).
+//
+//go:embed migrations/*.sql
+var Migrations embed.FS
+
+// ErrInvalid marks a request that cannot be done as asked (an empty or
+// multi-line phrase): a usage error.
+var ErrInvalid = errors.New("invalid")
+
+// ErrNotFound marks a session that does not exist.
+var ErrNotFound = errors.New("not found")
