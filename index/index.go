@@ -23,7 +23,9 @@ const FileName = "index.db"
 // schemaVersion is stored in PRAGMA user_version. Bump it with any change to
 // schema.sql, the tokenizer, or what a chunk holds: an index.db of another
 // version is rebuilt, never migrated (it is derived data).
-const schemaVersion = 1
+//
+// 2: CJK, Hangul and Thai runs are indexed as bigrams (segment.go).
+const schemaVersion = 2
 
 // applicationID marks index.db as ours ("agIX"), so a foreign SQLite file
 // dropped at that name is rebuilt instead of being written into.
@@ -223,7 +225,7 @@ func dsn(path, mode string) string {
 // openDB opens one connection (the index is used by one goroutine) that runs
 // pragmas each time it connects.
 func openDB(dsn, pragmas string) *sql.DB {
-	db := sqlitedb.OpenWith(dsn, pragmas)
+	db := sqlitedb.OpenWith(dsn, pragmas, sqlitedb.Func{Name: ftsFormFunc, Fn: tokenForm})
 	db.SetMaxOpenConns(1)
 	return db
 }
