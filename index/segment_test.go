@@ -15,7 +15,7 @@ func TestTokenForm(t *testing.T) {
 		{"今日は、しりとり", " 今日 日は は 、 しり りと とり り "},
 		{"끝말잇기를 했다", " 끝말 말잇 잇기 기를 를   했다 다 "},
 		{"漢字かなカナ", " 漢字 字か かな なカ カナ ナ "}, // Han and kana are one run
-		{"서울東京", " 서울 울  東京 京 "},              // Hangul and Han are not
+		{"서울東京", " 서울 울  東京 京 "},         // Hangul and Han are not
 	} {
 		if got := tokenForm(c.in); got != c.want {
 			t.Errorf("tokenForm(%q) = %q, want %q", c.in, got, c.want)
