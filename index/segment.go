@@ -40,6 +40,16 @@ func classOf(r rune) segClass {
 	if r < 0x0E00 { // every script below Thai uses spaces
 		return segNone
 	}
+	// The commonest blocks first, without table look-ups: building an
+	// index runs this for every character of every CJK note.
+	switch {
+	case r >= 0x4E00 && r <= 0x9FFF: // CJK Unified Ideographs: all letters
+		return segCJ
+	case r >= 0xAC00 && r <= 0xD7A3: // Hangul syllables
+		return segHangul
+	case r >= 0x3041 && r <= 0x3096, r >= 0x30A1 && r <= 0x30FA, r >= 0x30FC && r <= 0x30FF: // kana letters, ー
+		return segCJ
+	}
 	switch {
 	case r <= 0x0EFF:
 		if r <= 0x0E7F {
