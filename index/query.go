@@ -162,15 +162,14 @@ func orQuery(terms []string, op string) string {
 			b.WriteString(op)
 		}
 		// A term is letters and digits only, so it cannot hold a quote; the
-		// doubling is what FTS5 strings need should that ever change. A
-		// trailing "*" is a prefix term (splitWord's single CJK character).
-		word, prefix := strings.CutSuffix(t, "*")
-		b.WriteByte('"')
-		b.WriteString(strings.ReplaceAll(word, `"`, `""`))
-		b.WriteByte('"')
-		if prefix {
-			b.WriteByte('*')
+		// doubling is what FTS5 strings need should that ever change. A CJK
+		// bigram is the phrase of its two characters (segment.go).
+		if hasSegmented(t) {
+			t = spaced(t)
 		}
+		b.WriteByte('"')
+		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
+		b.WriteByte('"')
 	}
 	return b.String()
 }

@@ -17,7 +17,7 @@ const snippetLead = 6
 // segSnippet is the snippet of a chunk whose indexed form is not its text
 // (it holds a CJK or Thai run): FTS5's snippet() would mark positions of
 // the bigram form in the original text. It marks in the text the words of
-// terms (as queryTerms gives them: words, bigrams, "中*" prefixes) and
+// terms (as queryTerms gives them: words, CJK bigrams and characters) and
 // shows the window holding the most marked words, cut at whole characters.
 func segSnippet(text string, terms []string) string {
 	toks := snippetTokens(text)
@@ -28,17 +28,14 @@ func segSnippet(text string, terms []string) string {
 	pairs := map[[2]rune]bool{}
 	singles := map[rune]bool{}
 	for _, t := range terms {
-		if w, ok := strings.CutSuffix(t, "*"); ok {
-			if r, n := utf8.DecodeRuneInString(w); n == len(w) {
-				singles[r] = true
-			}
-			continue
-		}
-		if rs := []rune(t); len(rs) == 2 && classOf(rs[0]) != segNone {
+		switch rs := []rune(t); {
+		case len(rs) == 1 && classOf(rs[0]) != segNone:
+			singles[rs[0]] = true
+		case len(rs) == 2 && classOf(rs[0]) != segNone:
 			pairs[[2]rune{rs[0], rs[1]}] = true
-			continue
+		default:
+			words[t] = true
 		}
-		words[t] = true
 	}
 	marked := make([]bool, len(toks))
 	any := false
