@@ -112,3 +112,8 @@ BENCH_DATA="$data" AGENT_BIN="$bin" "$root/scripts/locomo-digests.sh" | grep '^l
 bash "$root/scripts/bench-cache.sh"
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-statedb.sh"
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-session.sh"
+
+# Notes in Chinese, Japanese, Korean and Thai (issue 34, docs/decisions-cjk.md):
+# recall of the same questions in three languages, and a build of 10,000
+# mixed-language notes (BASE_BIN=<an older agent> adds its figures beside).
+BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-multilingual.sh"
