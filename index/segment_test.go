@@ -134,3 +134,23 @@ func TestSegSnippetWholeCharacters(t *testing.T) {
 		t.Errorf("snippet %q, want %q", s, want)
 	}
 }
+
+// An index built before CJK runs were split (schema version 1: FTS5 fed the
+// text as it is) is rebuilt by itself, with the usual notice, and then
+// finds a word inside a run.
+func TestIndexOfVersion1IsRebuilt(t *testing.T) {
+	home := workspace(t, map[string]string{"logs/2026-05-01.md": "# 2026-05-01\n\n步2 重跑gen-itgc后50条悬空引用清零\n"})
+	ix, _ := open(t, home)
+	reindex(t, ix, false)
+	ix.Close()
+	// FTS5's 'rebuild' indexes the content table's text as it is: the
+	// index as version 1 built it.
+	execOn(t, home+"/"+FileName, "INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild'); PRAGMA user_version = 1")
+	ix, w := open(t, home)
+	if got := paths(search(t, ix, "重跑", SearchOptions{})); !reflect.DeepEqual(got, []string{"logs/2026-05-01.md"}) {
+		t.Fatalf("hits = %v", got)
+	}
+	if got := w.take(); len(got) != 1 || !hasWarning(got, "schema version 1", "rebuilding it") {
+		t.Errorf("warnings = %q, want the rebuild notice", got)
+	}
+}
