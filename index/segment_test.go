@@ -1,6 +1,8 @@
 package index
 
 import (
+	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -152,5 +154,17 @@ func TestIndexOfVersion1IsRebuilt(t *testing.T) {
 	}
 	if got := w.take(); len(got) != 1 || !hasWarning(got, "schema version 1", "rebuilding it") {
 		t.Errorf("warnings = %q, want the rebuild notice", got)
+	}
+}
+
+// rawForm keeps an expert's FTS5 query valid wherever a run stands.
+func TestRawFormStaysValid(t *testing.T) {
+	home := workspace(t, map[string]string{"logs/2026-05-02.md": "# 2026-05-02\n\n本周按标准计划中的步骤推进。\n"})
+	ix, _ := open(t, home)
+	reindex(t, ix, false)
+	for _, q := range []string{`标准*`, `^本周`, `NEAR(标准 步骤, 5)`, `"按 标准计划 中"`, `标准计划 NOT 周末`, `text:标准`, `{heading text}:计划`, `"标准""计划"`} {
+		if _, err := ix.Search(context.Background(), q, SearchOptions{Raw: true}); err != nil && !errors.Is(err, ErrNotFound) {
+			t.Errorf("raw %q (%s): %v", q, rawForm(q), err)
+		}
 	}
 }
