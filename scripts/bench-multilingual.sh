@@ -7,7 +7,8 @@
 #      index.db size. With BASE_BIN=<an agent built before the CJK bigrams> the
 #      same workspace is also built by it, for the 1.5× target.
 #
-#   scripts/bench-multilingual.sh      # AGENT_BIN (default bin/agent), BENCH_WORK (default $TMPDIR/agent-bench)
+#   scripts/bench-multilingual.sh      # AGENT_BIN (default bin/agent), BENCH_WORK (default $TMPDIR/agent-bench),
+#                                      # OBSIDIAN_HELP (a checkout of obsidianmd/obsidian-help: its en, zh, ja pages)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${BENCH_WORK:-${TMPDIR:-/tmp}/agent-bench}
@@ -18,6 +19,11 @@ mkdir -p "$work"
 echo >&2 "bench-multilingual.sh: recall in three languages"
 echo
 (cd "$root" && go test -tags "$tags" -count=1 -v -run 'TestMultilingualRecall$' ./index/) | grep -E '^(\||Multilingual)'
+# The Obsidian help vault itself, when a checkout is at hand (OBSIDIAN_HELP;
+# it is not shipped: the repository has no licence file).
+if [ -n "${OBSIDIAN_HELP:-}" ]; then
+    (cd "$root" && OBSIDIAN_HELP=$OBSIDIAN_HELP go test -tags "$tags" -count=1 -v -run 'TestObsidianHelpRecall$' ./index/) | grep -E '^Obsidian help'
+fi
 
 ws="$work/ws-multilingual"
 if [ ! -f "$ws/.generated" ]; then
