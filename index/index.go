@@ -23,8 +23,10 @@ const FileName = "index.db"
 // schemaVersion is stored in PRAGMA user_version. Bump it with any change to
 // schema.sql, the tokenizer, or what a chunk holds: an index.db of another
 // version is rebuilt, never migrated (it is derived data).
-// 2: a note's secrets are stored as their markers, and FTS5 secure-delete
-// (sqlFinishBuild) leaves no deleted term in its pages
+//
+// 2: a note's secrets are stored as their markers; FTS5 secure-delete
+// (sqlFinishBuild) leaves no deleted term in its pages; CJK, Hangul and
+// Thai runs are indexed a character a token (segment.go).
 const schemaVersion = 2
 
 // applicationID marks index.db as ours ("agIX"), so a foreign SQLite file
@@ -228,7 +230,7 @@ func dsn(path, mode string) string {
 // openDB opens one connection (the index is used by one goroutine) that runs
 // pragmas each time it connects.
 func openDB(dsn, pragmas string) *sql.DB {
-	db := sqlitedb.OpenWith(dsn, pragmas)
+	db := sqlitedb.OpenWith(dsn, pragmas, sqlitedb.Func{Name: ftsFormFunc, Fn: tokenForm})
 	db.SetMaxOpenConns(1)
 	return db
 }

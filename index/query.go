@@ -26,14 +26,16 @@ func queryTerms(text string) []string {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isTokenRune(r) })
 	var all, kept []string
 	seen := map[string]bool{}
-	for _, w := range words {
-		if seen[w] {
-			continue
-		}
-		seen[w] = true
-		all = append(all, w)
-		if !stopword(w) {
-			kept = append(kept, w)
+	for _, word := range words {
+		for _, w := range splitWord(word) { // CJK runs become bigrams (segment.go)
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
+			all = append(all, w)
+			if !stopword(w) {
+				kept = append(kept, w)
+			}
 		}
 	}
 	if len(kept) == 0 {
@@ -108,8 +110,11 @@ const (
 type plan struct {
 	subs    []subQuery
 	snippet string
-	raw     bool
-	when    bool // a question about a time: chunks that say a date rise
+	// marks are the terms a snippet made in Go marks (segSnippet: the
+	// chunks whose indexed form is not their text).
+	marks []string
+	raw   bool
+	when  bool // a question about a time: chunks that say a date rise
 	// dense, when set, waits for the query's embedding (dense.go); nil
 	// when the search is by words only.
 	dense func() ([]float32, string)
@@ -127,7 +132,8 @@ func buildPlan(text string, raw bool) plan {
 		if text == "" {
 			return plan{raw: true}
 		}
-		return plan{subs: []subQuery{{match: text, label: text, weight: 1}}, snippet: text, raw: true}
+		match := rawForm(text)
+		return plan{subs: []subQuery{{match: match, label: text, weight: 1}}, snippet: match, raw: true, marks: queryTerms(text)}
 	}
 	terms := queryTerms(text)
 	if len(terms) == 0 {
@@ -135,12 +141,13 @@ func buildPlan(text string, raw bool) plan {
 	}
 	words := strings.Join(terms, " ")
 	anyWord := orQuery(terms, " OR ")
-	p := plan{subs: []subQuery{{match: anyWord, label: words, weight: 1}}, snippet: anyWord}
+	p := plan{subs: []subQuery{{match: anyWord, label: words, weight: 1}}, snippet: anyWord, marks: terms}
 	if allWeight > 0 && len(terms) > 1 && len(terms) <= allMaxTerms {
 		p.subs = append(p.subs, subQuery{match: orQuery(terms, " AND "), label: "all: " + words, weight: allWeight})
 	}
 	if all := withForms(terms); formsWeight > 0 && len(all) > len(terms) {
 		p.snippet = orQuery(all, " OR ")
+		p.marks = all
 		p.subs = append(p.subs, subQuery{match: p.snippet, label: "forms: " + strings.Join(all[len(terms):], " "), weight: formsWeight})
 	}
 	p.when = whenWeight > 0 && asksWhen(text)
@@ -155,7 +162,11 @@ func orQuery(terms []string, op string) string {
 			b.WriteString(op)
 		}
 		// A term is letters and digits only, so it cannot hold a quote; the
-		// doubling is what FTS5 strings need should that ever change.
+		// doubling is what FTS5 strings need should that ever change. A CJK
+		// bigram is the phrase of its two characters (segment.go).
+		if hasSegmented(t) {
+			t = spaced(t)
+		}
 		b.WriteByte('"')
 		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
 		b.WriteByte('"')

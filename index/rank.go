@@ -281,6 +281,10 @@ func (ix *Index) fetch(ctx context.Context, cs []candidate, p plan, snippet stri
 			continue
 		}
 		h.Score = c.score
+		if snippet != "" && hasSegmented(h.Text) {
+			// FTS5's snippet() marks by the positions of the token form.
+			h.Snippet = segSnippet(h.Text, p.marks)
+		}
 		if c.sub < 0 {
 			h.Query = denseLabel
 			if snippet != "" && h.Snippet == "" {

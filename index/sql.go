@@ -30,14 +30,16 @@ const (
 
 	sqlDeleteFile = `DELETE FROM files WHERE id = ?1`
 
+	// FTS5 indexes the token form of a chunk (fts_form, segment.go): its
+	// text, with runs of CJK and Thai split into bigrams.
 	sqlIndexChunks = `INSERT INTO chunks_fts(rowid, heading, text)
-		SELECT id, heading, text FROM chunks WHERE id BETWEEN ?1 AND ?2`
+		SELECT id, fts_form(heading), fts_form(text) FROM chunks WHERE id BETWEEN ?1 AND ?2`
 
 	// An external-content FTS5 table forgets a row only when told the exact
 	// values it indexed, so they are read back from chunks before deleting.
 	// ?1 is a JSON array of [first, last] id ranges.
 	sqlUnindexRanges = `INSERT INTO chunks_fts(chunks_fts, rowid, heading, text)
-		SELECT 'delete', c.id, c.heading, c.text FROM json_each(?1) r
+		SELECT 'delete', c.id, fts_form(c.heading), fts_form(c.text) FROM json_each(?1) r
 		JOIN chunks c ON c.id BETWEEN r.value->>0 AND r.value->>1`
 
 	sqlDeleteRanges = `DELETE FROM chunks WHERE id IN (

@@ -123,3 +123,8 @@ pystdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])'
 echo
 (cd "$root" && go run ./scripts/secretsbench -go "$(go env GOROOT)/src" ${pystdlib:+-py "$pystdlib"} -data "$data") 2>"$work/secretsbench.hits" ||
     echo >&2 "bench.sh: the secrets corpus missed its target (see above)"
+
+# Notes in Chinese, Japanese, Korean and Thai (issue 34, docs/decisions-cjk.md):
+# recall of the same questions in three languages, and a build of 10,000
+# mixed-language notes (BASE_BIN=<an older agent> adds its figures beside).
+BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-multilingual.sh"

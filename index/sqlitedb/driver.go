@@ -12,10 +12,15 @@ import (
 )
 
 // OpenWith opens dsn with a connection pool whose every connection first
-// runs pragmas (settings SQLite keeps per connection), without registering
-// a driver name globally.
-func OpenWith(dsn, pragmas string) *sql.DB {
+// runs pragmas (settings SQLite keeps per connection) and gets funcs as SQL
+// functions, without registering a driver name globally.
+func OpenWith(dsn, pragmas string, funcs ...Func) *sql.DB {
 	drv := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		for _, f := range funcs {
+			if err := c.RegisterFunc(f.Name, f.Fn, true); err != nil {
+				return err
+			}
+		}
 		_, err := c.Exec(pragmas, nil)
 		return err
 	}}

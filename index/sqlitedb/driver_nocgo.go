@@ -16,7 +16,7 @@ import (
 var errNoCgo = errors.New("agent was built without cgo: SQLite is not available")
 
 // OpenWith stands for the cgo version; its connections always fail.
-func OpenWith(dsn, pragmas string) *sql.DB { return sql.OpenDB(noDriver{}) }
+func OpenWith(dsn, pragmas string, funcs ...Func) *sql.DB { return sql.OpenDB(noDriver{}) }
 
 type noDriver struct{}
 

@@ -48,3 +48,10 @@ func unreserved(c byte) bool {
 	}
 	return strings.IndexByte("/-._~+,=@:", c) >= 0
 }
+
+// Func is a pure (deterministic) SQL function every connection of OpenWith
+// gets: Fn is a Go func of plain types (string, int64, float64, []byte).
+type Func struct {
+	Name string
+	Fn   any
+}

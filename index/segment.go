@@ -1,0 +1,224 @@
+package index
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Scripts written without spaces between words (Chinese, Japanese, Thai,
+// Lao, Khmer, Myanmar) and Korean, whose words carry their particles
+// (끝말잇기를), are one unicode61 token per run: a word inside a run could
+// not be found. The index therefore indexes a token form of each chunk in
+// which every character of such a run is a token ("标准计划中" → "标 准 计 划
+// 中"), and a query searches a run by its overlapping bigrams, each the
+// phrase of two characters ("标准计划" → "标 准" OR "准 计" OR "计 划"): the
+// matching and bm25 of Lucene's cjk bigram analyzer, at a quarter less
+// index build time than indexing the bigrams themselves. Text with no such
+// run is indexed as it is, so English ranks exactly as before. See
+// docs/decisions-cjk.md.
+
+// segClass is the kind of run a character belongs to; bigrams never cross
+// from one kind to another.
+type segClass uint8
+
+const (
+	segNone segClass = iota
+	segCJ            // Han, Hiragana, Katakana: one run, as in Lucene's cjk bigrams
+	segHangul
+	segThai
+	segLao
+	segKhmer
+	segMyanmar
+)
+
+// ftsFormFunc is the SQL function the index writes and deletes FTS rows
+// with (sql.go): the token form of a column.
+const ftsFormFunc = "fts_form"
+
+// classOf returns the run kind of r; segNone for every letter of the
+// scripts that use spaces, and for punctuation.
+func classOf(r rune) segClass {
+	if r < 0x0E00 { // every script below Thai uses spaces
+		return segNone
+	}
+	// The commonest blocks first, without table look-ups: building an
+	// index runs this for every character of every CJK note.
+	switch {
+	case r >= 0x4E00 && r <= 0x9FFF: // CJK Unified Ideographs: all letters
+		return segCJ
+	case r >= 0xAC00 && r <= 0xD7A3: // Hangul syllables
+		return segHangul
+	case r >= 0x3041 && r <= 0x3096, r >= 0x30A1 && r <= 0x30FA, r >= 0x30FC && r <= 0x30FF: // kana letters, ー
+		return segCJ
+	}
+	switch {
+	case r <= 0x0EFF:
+		if r <= 0x0E7F {
+			return tokenClass(r, segThai)
+		}
+		return tokenClass(r, segLao)
+	case r >= 0x1000 && r <= 0x109F:
+		return tokenClass(r, segMyanmar)
+	case r >= 0x1780 && r <= 0x17FF:
+		return tokenClass(r, segKhmer)
+	case r < 0x1100:
+		return segNone
+	case unicode.Is(unicode.Hangul, r):
+		return tokenClass(r, segHangul)
+	case unicode.Is(unicode.Han, r), unicode.Is(unicode.Hiragana, r), unicode.Is(unicode.Katakana, r),
+		r == 'ー', r == 'ｰ', r == '゛', r == '゜', r == 'ﾞ', r == 'ﾟ': // kana marks of the Common script
+		return tokenClass(r, segCJ)
+	}
+	return segNone
+}
+
+// tokenClass is c when r is part of a word (not punctuation such as 、 or ฯ).
+func tokenClass(r rune, c segClass) segClass {
+	if isTokenRune(r) || r == 'ー' || r == 'ｰ' {
+		return c
+	}
+	return segNone
+}
+
+// hasSegmented reports whether s holds a character of a run kind. Every
+// such character is at least U+0E00, three bytes in UTF-8 with a lead byte
+// of 0xE0 or more: ASCII and Latin text is passed over a byte at a time.
+func hasSegmented(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0xE0 {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		if classOf(r) != segNone {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenForm is what the FTS table indexes for s: s itself when it holds no
+// run to split, else s with each character of a run set apart by spaces
+// (so Latin letters glued to a run, as in "gen-itgc后", are words of their
+// own). A query searches a run by the phrases of its bigrams (orQuery).
+func tokenForm(s string) string {
+	if !hasSegmented(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) * 2)
+	inRun := false
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		seg := classOf(r) != segNone
+		if seg || inRun {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s[i : i+n])
+		inRun = seg
+		i += n
+	}
+	if inRun {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// spaced is a run's characters set apart by spaces, as tokenForm indexes
+// them: inside an FTS5 string, the phrase of those characters.
+func spaced(run string) string {
+	var b strings.Builder
+	for i, r := range run {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// splitWord turns one query word (a run of token characters) into the terms
+// searched for: its parts outside any run as they are, each run of two or
+// more characters as its overlapping bigrams (each searched as a phrase of
+// two characters, so a word is found inside a longer run), a one-character
+// run as that character.
+func splitWord(w string) []string {
+	if !hasSegmented(w) {
+		return []string{w}
+	}
+	var out []string
+	var run []rune
+	for i := 0; i < len(w); {
+		r, n := utf8.DecodeRuneInString(w[i:])
+		c := classOf(r)
+		j := i + n
+		if c == segNone {
+			for j < len(w) {
+				r, n := utf8.DecodeRuneInString(w[j:])
+				if classOf(r) != segNone {
+					break
+				}
+				j += n
+			}
+			out = append(out, w[i:j])
+			i = j
+			continue
+		}
+		run = append(run[:0], r)
+		for j < len(w) {
+			r, n := utf8.DecodeRuneInString(w[j:])
+			if classOf(r) != c {
+				break
+			}
+			run = append(run, r)
+			j += n
+		}
+		if len(run) == 1 {
+			out = append(out, string(run))
+		}
+		for k := 0; k+1 < len(run); k++ {
+			out = append(out, string(run[k:k+2]))
+		}
+		i = j
+	}
+	return out
+}
+
+// rawForm rewrites the runs in an expert's FTS5 query as the index holds
+// them: a run becomes the phrase of its characters — quoted when it stood
+// outside a string, spaced when inside one — so it matches where the run
+// is written, as a word would.
+func rawForm(q string) string {
+	if !hasSegmented(q) {
+		return q
+	}
+	var b strings.Builder
+	inString := false
+	for i := 0; i < len(q); {
+		r, n := utf8.DecodeRuneInString(q[i:])
+		c := classOf(r)
+		if c == segNone {
+			if r == '"' { // "" inside a string toggles twice: still inside
+				inString = !inString
+			}
+			b.WriteString(q[i : i+n])
+			i += n
+			continue
+		}
+		j := i
+		for j < len(q) {
+			r, n := utf8.DecodeRuneInString(q[j:])
+			if classOf(r) != c {
+				break
+			}
+			j += n
+		}
+		if inString {
+			b.WriteString(" " + spaced(q[i:j]) + " ")
+		} else {
+			b.WriteString(` "` + spaced(q[i:j]) + `" `)
+		}
+		i = j
+	}
+	return b.String()
+}
