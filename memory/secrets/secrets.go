@@ -32,7 +32,8 @@ func Marker(kind string) string { return "[secret: " + kind + "]" }
 // finds overlap the first one made wins: key blocks, then the providers'
 // shapes, then the credential positions.
 func Find(s string) []Finding {
-	lower := asciiLower(s)
+	var t text
+	t.init(s)
 	var out []Finding
 	add := func(f Finding) {
 		if f.Start >= f.End || strings.HasPrefix(s[f.Start:], "[secret: ") {
@@ -43,9 +44,11 @@ func Find(s string) []Finding {
 		}
 		out = append(out, f)
 	}
-	findKeyBlocks(s, add)
-	findProviders(s, lower, add)
-	findPositions(s, lower, add)
+	if t.may("-----begin ") {
+		findKeyBlocks(s, add)
+	}
+	findProviders(&t, add)
+	findPositions(&t, add)
 	slices.SortFunc(out, func(a, b Finding) int { return a.Start - b.Start })
 	return out
 }
