@@ -60,12 +60,22 @@ func Find(s string) []Finding {
 func asciiLower(s string) string {
 	b := []byte(s)
 	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+		b[i] = lowerByte[c]
 	}
 	return string(b)
 }
+
+// lowerByte is c with A-Z lowercased, a table: the loops that lower every
+// byte of a text run without a branch.
+var lowerByte = func() (t [256]byte) {
+	for c := range t {
+		t[c] = byte(c)
+		if c >= 'A' && c <= 'Z' {
+			t[c] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // Redact returns s with every secret replaced by its marker, and the kinds
 // replaced, in order (nil when s had none; s itself is then returned).

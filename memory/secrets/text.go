@@ -28,18 +28,15 @@ type text struct {
 func (t *text) init(s string) {
 	*t = text{s: s}
 	var g uint32
+	var changed byte
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-			t.upper = true
-		}
+		c := lowerByte[s[i]]
+		changed |= c ^ s[i]
 		g = g<<8 | uint32(c)
-		if i >= 2 {
-			h := gramHash(g)
-			t.grams[h/64] |= 1 << (h % 64)
-		}
+		h := gramHash(g)
+		t.grams[h/64] |= 1 << (h % 64)
 	}
+	t.upper = changed != 0
 }
 
 // gramHash maps the trigram in the low 24 bits of g to 16 bits
