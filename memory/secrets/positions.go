@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"encoding/base64"
+	"iter"
 	"net/url"
 	"regexp"
 	"strings"
@@ -345,6 +346,41 @@ func findCurlUser(s string, add func(Finding)) {
 	}
 }
 
+// netrcMatches are netrcLine's matches in s, in order. A match is one
+// whole line holding "password" (nothing in the pattern crosses a newline,
+// and its ^ and $ match at a line's ends as they do at a text's), so the
+// pattern runs on those lines only, not from every line start of a note
+// that says "password" once.
+func netrcMatches(s string) iter.Seq[[]int] {
+	return func(yield func([]int) bool) {
+		for from := 0; from < len(s); {
+			i := strings.Index(s[from:], "password")
+			if i < 0 {
+				return
+			}
+			i += from
+			ls, le := strings.LastIndexByte(s[:i], '\n')+1, len(s)
+			if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+				le = i + k
+			}
+			from = le
+			if !netrcStart(s[ls:le]) {
+				continue
+			}
+			m := netrcLine().FindStringSubmatchIndex(s[ls:le])
+			if m == nil {
+				continue
+			}
+			for k := range m {
+				m[k] += ls
+			}
+			if !yield(m) {
+				return
+			}
+		}
+	}
+}
+
 // netrcStart: the line's first word is one netrcLine's can be, a check
 // that costs less than the pattern's.
 func netrcStart(line string) bool {
@@ -360,33 +396,8 @@ func netrcStart(line string) bool {
 // findNetrc finds a .netrc password: "machine h login u password p" on one
 // line, or a line "password p" within three lines after a "machine" one.
 // Only there: "password" followed by a word is otherwise prose.
-//
-// A match is one whole line holding "password" (nothing in the pattern
-// crosses a newline, and its ^ and $ match at a line's ends as they do at
-// a text's), so the pattern runs on those lines only, not from every line
-// start of a note that says "password" once.
 func findNetrc(s string, add func(Finding)) {
-	for from := 0; from < len(s); {
-		i := strings.Index(s[from:], "password")
-		if i < 0 {
-			return
-		}
-		i += from
-		ls, le := strings.LastIndexByte(s[:i], '\n')+1, len(s)
-		if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
-			le = i + k
-		}
-		from = le
-		if !netrcStart(s[ls:le]) {
-			continue
-		}
-		m := netrcLine().FindStringSubmatchIndex(s[ls:le])
-		if m == nil {
-			continue
-		}
-		for k := range m {
-			m[k] += ls
-		}
+	for m := range netrcMatches(s) {
 		line := strings.TrimSpace(s[m[0]:m[1]])
 		if !strings.HasPrefix(line, "machine") && !strings.HasPrefix(line, "default") {
 			before := s[:m[0]]

@@ -34,6 +34,11 @@ func Marker(kind string) string { return "[secret: " + kind + "]" }
 func Find(s string) []Finding {
 	var t text
 	t.init(s)
+	return t.find()
+}
+
+func (t *text) find() []Finding {
+	s := t.s
 	var out []Finding
 	add := func(f Finding) {
 		if f.Start >= f.End || strings.HasPrefix(s[f.Start:], "[secret: ") {
@@ -47,8 +52,8 @@ func Find(s string) []Finding {
 	if t.may("-----begin ") {
 		findKeyBlocks(s, add)
 	}
-	findProviders(&t, add)
-	findPositions(&t, add)
+	findProviders(t, add)
+	findPositions(t, add)
 	slices.SortFunc(out, func(a, b Finding) int { return a.Start - b.Start })
 	return out
 }
