@@ -33,7 +33,7 @@ func (t *text) init(s string) {
 		c := lowerByte[s[i]]
 		changed |= c ^ s[i]
 		g = g<<8 | uint32(c)
-		h := gramHash(g)
+		h := gramHash(g) // at i < 2 a partial trigram: one more bit set, harmless
 		t.grams[h/64] |= 1 << (h % 64)
 	}
 	t.upper = changed != 0
