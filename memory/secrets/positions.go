@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"encoding/base64"
+	"iter"
 	"net/url"
 	"regexp"
 	"strings"
@@ -11,14 +12,17 @@ import (
 // findPositions finds values in credential positions that look generated
 // (generated.go): key=value and its YAML/TOML/INI/JSON/shell forms, URL
 // userinfo, curl -u, netrc, Authorization headers and bearer credentials.
-func findPositions(s, lower string, add func(Finding)) {
-	findAuthorization(s, lower, add)
-	findAssignments(s, lower, add)
-	findURLPasswords(s, add)
-	if strings.Contains(lower, "curl") {
+func findPositions(t *text, add func(Finding)) {
+	s := t.s
+	findAuthorization(t, add)
+	findAssignments(t, add)
+	if t.may("://") {
+		findURLPasswords(s, add)
+	}
+	if t.may("curl") && (t.may(" -u") || t.may("\t-u") || t.may("--u")) { // -u and --user follow a blank
 		findCurlUser(s, add)
 	}
-	if strings.Contains(lower, "password") {
+	if t.may("password") {
 		findNetrc(s, add)
 	}
 }
@@ -108,8 +112,13 @@ func isKeyByte(b byte) bool { return isWordByte(b) || b == '-' || b == '.' }
 // INI, Python), export KEY="value", Key=value; in a connection string,
 // ?token=value in a URL and --password value on a command line, where the
 // key names a credential and the value is a literal that looks generated.
-func findAssignments(s, lower string, add func(Finding)) {
+func findAssignments(t *text, add func(Finding)) {
+	s := t.s
 	for _, w := range assignmentWords {
+		if !t.may(w) {
+			continue
+		}
+		lower := t.lower()
 		for from := 0; ; {
 			i := strings.Index(lower[from:], w)
 			if i < 0 {
@@ -129,12 +138,12 @@ func findAssignments(s, lower string, add func(Finding)) {
 				continue // a namespaced name (AWS::ApiGateway::ApiKey), or a marker's kind, no key
 			}
 			key := s[b:e]
-			kind := keyKind(key, s, b)
-			if kind == "" {
-				continue
-			}
 			j, ok := afterOperator(s, e, strings.HasPrefix(key, "--"))
 			if !ok {
+				continue // checked before keyKind, which costs more: in prose a key word is seldom followed by = or :
+			}
+			kind := keyKind(key, s, b)
+			if kind == "" {
 				continue
 			}
 			urlQuery := b > 0 && (s[b-1] == '?' || s[b-1] == '&')
@@ -337,11 +346,58 @@ func findCurlUser(s string, add func(Finding)) {
 	}
 }
 
+// netrcMatches are netrcLine's matches in s, in order. A match is one
+// whole line holding "password" (nothing in the pattern crosses a newline,
+// and its ^ and $ match at a line's ends as they do at a text's), so the
+// pattern runs on those lines only, not from every line start of a note
+// that says "password" once.
+func netrcMatches(s string) iter.Seq[[]int] {
+	return func(yield func([]int) bool) {
+		for from := 0; from < len(s); {
+			i := strings.Index(s[from:], "password")
+			if i < 0 {
+				return
+			}
+			i += from
+			ls, le := strings.LastIndexByte(s[:i], '\n')+1, len(s)
+			if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+				le = i + k
+			}
+			from = le
+			if !netrcStart(s[ls:le]) {
+				continue
+			}
+			m := netrcLine().FindStringSubmatchIndex(s[ls:le])
+			if m == nil {
+				continue
+			}
+			for k := range m {
+				m[k] += ls
+			}
+			if !yield(m) {
+				return
+			}
+		}
+	}
+}
+
+// netrcStart: the line's first word is one netrcLine's can be, a check
+// that costs less than the pattern's.
+func netrcStart(line string) bool {
+	line = strings.TrimLeft(line, " \t")
+	for _, w := range []string{"machine", "default", "login", "password"} {
+		if strings.HasPrefix(line, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // findNetrc finds a .netrc password: "machine h login u password p" on one
 // line, or a line "password p" within three lines after a "machine" one.
 // Only there: "password" followed by a word is otherwise prose.
 func findNetrc(s string, add func(Finding)) {
-	for _, m := range netrcLine().FindAllStringSubmatchIndex(s, -1) {
+	for m := range netrcMatches(s) {
 		line := strings.TrimSpace(s[m[0]:m[1]])
 		if !strings.HasPrefix(line, "machine") && !strings.HasPrefix(line, "default") {
 			before := s[:m[0]]
@@ -371,8 +427,10 @@ func findNetrc(s string, add func(Finding)) {
 // header map "Authorization": "…", in Header.Set("Authorization", "…")),
 // and a bearer credential anywhere ("Bearer …"). A Basic credential is
 // base64 of user:password, decoded to say so.
-func findAuthorization(s, lower string, add func(Finding)) {
-	for from := 0; ; {
+func findAuthorization(t *text, add func(Finding)) {
+	s := t.s
+	for from := 0; t.may("authorization"); {
+		lower := t.lower()
 		i := strings.Index(lower[from:], "authorization")
 		if i < 0 {
 			break
@@ -418,7 +476,8 @@ func findAuthorization(s, lower string, add func(Finding)) {
 		}
 		add(Finding{Kind: kind, Start: j, End: j + len(v)})
 	}
-	for from := 0; ; {
+	for from := 0; t.may("bearer"); {
+		lower := t.lower()
 		i := strings.Index(lower[from:], "bearer")
 		if i < 0 {
 			return

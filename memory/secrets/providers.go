@@ -67,9 +67,10 @@ var providers = sync.OnceValue(func() []provider {
 // findProviders finds the providers' tokens: a match must not continue a
 // word on either side (the alphabet of most bodies includes - and _, so
 // "AIza…-" is whole only when what follows is none of them).
-func findProviders(s, lower string, add func(Finding)) {
+func findProviders(t *text, add func(Finding)) {
+	s := t.s
 	for _, p := range providers() {
-		if !slices.ContainsFunc(p.hint, func(h string) bool { return strings.Contains(lower, h) }) {
+		if !slices.ContainsFunc(p.hint, t.contains) {
 			continue
 		}
 		for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {

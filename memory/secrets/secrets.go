@@ -32,7 +32,13 @@ func Marker(kind string) string { return "[secret: " + kind + "]" }
 // finds overlap the first one made wins: key blocks, then the providers'
 // shapes, then the credential positions.
 func Find(s string) []Finding {
-	lower := asciiLower(s)
+	var t text
+	t.init(s)
+	return t.find()
+}
+
+func (t *text) find() []Finding {
+	s := t.s
 	var out []Finding
 	add := func(f Finding) {
 		if f.Start >= f.End || strings.HasPrefix(s[f.Start:], "[secret: ") {
@@ -43,9 +49,11 @@ func Find(s string) []Finding {
 		}
 		out = append(out, f)
 	}
-	findKeyBlocks(s, add)
-	findProviders(s, lower, add)
-	findPositions(s, lower, add)
+	if t.may("-----begin ") {
+		findKeyBlocks(s, add)
+	}
+	findProviders(t, add)
+	findPositions(t, add)
 	slices.SortFunc(out, func(a, b Finding) int { return a.Start - b.Start })
 	return out
 }
@@ -57,12 +65,22 @@ func Find(s string) []Finding {
 func asciiLower(s string) string {
 	b := []byte(s)
 	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+		b[i] = lowerByte[c]
 	}
 	return string(b)
 }
+
+// lowerByte is c with A-Z lowercased, a table: the loops that lower every
+// byte of a text run without a branch.
+var lowerByte = func() (t [256]byte) {
+	for c := range t {
+		t[c] = byte(c)
+		if c >= 'A' && c <= 'Z' {
+			t[c] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // Redact returns s with every secret replaced by its marker, and the kinds
 // replaced, in order (nil when s had none; s itself is then returned).
