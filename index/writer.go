@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,6 +20,7 @@ type writer struct {
 	// and the old chunks of changed and removed files leave in batches too.
 	pendingFirst int64
 	pendingBytes int
+	segmented    []byte // JSON array of the pending chunks' ids that need a token form
 	doomed       []byte // JSON array of [first, last] id ranges to unindex
 
 	chunks *bulk // rows for chunks
@@ -44,7 +46,7 @@ func newWriter(ctx context.Context, tx *sql.Tx, warn func(string), now time.Time
 		return nil, err
 	}
 	w.pendingFirst = w.nextChunk
-	for _, q := range []string{sqlTouchFile, sqlDeleteFile, sqlIndexChunks, sqlUnindexRanges, sqlDeleteRanges, sqlSetMeta} {
+	for _, q := range []string{sqlTouchFile, sqlDeleteFile, sqlIndexChunks, sqlIndexSegmented, sqlUnindexRanges, sqlDeleteRanges, sqlSetMeta} {
 		s, err := tx.PrepareContext(ctx, q)
 		if err != nil {
 			w.close()
@@ -108,6 +110,9 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 			if err := w.chunks.add(ctx, w.nextChunk, id, c.StartLine, c.EndLine, c.Heading, c.Date, c.Text); err != nil {
 				return err
 			}
+			if hasSegmented(c.Heading) || hasSegmented(c.Text) {
+				w.segmented = appendID(w.segmented, w.nextChunk)
+			}
 			w.nextChunk++
 			w.pendingBytes += len(c.Text)
 		}
@@ -155,6 +160,16 @@ const ReadErrorPrefix = "cannot read: "
 // before it is indexed in one statement.
 const ftsBatchBytes = 4 << 20
 
+// appendID adds id to a JSON array under construction (no closing bracket).
+func appendID(list []byte, id int64) []byte {
+	if len(list) == 0 {
+		list = append(list, '[')
+	} else {
+		list = append(list, ',')
+	}
+	return strconv.AppendInt(list, id, 10)
+}
+
 // unindex schedules a file's old chunks for removal at the next flush.
 func (w *writer) unindex(old *manifestRow) {
 	if old == nil || !old.first.Valid {
@@ -187,10 +202,23 @@ func (w *writer) flush(ctx context.Context) error {
 		w.doomed = w.doomed[:0]
 	}
 	if w.nextChunk > w.pendingFirst {
-		if err := w.exec(ctx, sqlIndexChunks, w.pendingFirst, w.nextChunk-1); err != nil {
+		// Most chunks are indexed as they are; only those with a run to
+		// split go through fts_form, a Go callback per column that cost a
+		// full build of English notes an eighth of its time.
+		segmented := "[]"
+		if len(w.segmented) > 0 {
+			segmented = string(append(w.segmented, ']'))
+		}
+		if err := w.exec(ctx, sqlIndexChunks, w.pendingFirst, w.nextChunk-1, segmented); err != nil {
 			return err
 		}
+		if len(w.segmented) > 0 {
+			if err := w.exec(ctx, sqlIndexSegmented, segmented); err != nil {
+				return err
+			}
+		}
 		w.pendingFirst = w.nextChunk
+		w.segmented = w.segmented[:0]
 	}
 	w.pendingBytes = 0
 	return nil
