@@ -77,7 +77,7 @@ def chat(question):
     """One one-shot chat; returns (its rendered prompt, prompt tokens,
     tokens evaluated, prompt_eval_count)."""
     at = log_size()
-    out = subprocess.run([agent, "--home", home, "chat", "--json"], input=question + "\n",
+    out = subprocess.run([agent, "--home", home, "--model", model, "chat", "--json"], input=question + "\n",
                          capture_output=True, text=True, check=True).stdout
     prompts, slots = since(at)
     return prompts[-1], slots[-1][0], slots[-1][2], json.loads(out)["prompt_eval_count"]
