@@ -244,14 +244,16 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	}
 	started := t.now
 	if s.ID != 0 {
-		started = s.CreatedAt.In(loc)
+		started = s.CreatedAt
 	}
-	facts := identityFacts{
-		AgentName: t.agentName, UserName: get("user.name"), Today: t.now, Started: started, Zone: zone,
-		Model: c.ModelName, NumCtx: c.NumCtx, Tools: t.builtinNames(c.NoTools),
-	}
+	var before *Session
 	if hasPrev {
-		facts.Last = &prev
+		before = &prev
+	}
+	opening := sessionOpening(started, before, loc)
+	facts := identityFacts{
+		AgentName: t.agentName, UserName: get("user.name"), Today: t.now, Zone: zone,
+		Model: c.ModelName, NumCtx: c.NumCtx, Tools: t.builtinNames(c.NoTools),
 	}
 	for _, src := range c.Identity {
 		blocks, err := src.Identity(ctx, t.now)
@@ -284,7 +286,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 		Prompt: p, Bootstrap: t.bootstrap, Identity: identity, IdentityCuts: identityCuts,
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
-		Recalled: r.hits, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Message: message, ToolsChars: tools.BuiltinChars,
+		Recalled: r.hits, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Opening: opening, Message: message, ToolsChars: tools.BuiltinChars,
 		Summary: compacted, SummarySource: compactedSource, ReserveSummary: reserveSummary,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}

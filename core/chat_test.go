@@ -141,7 +141,7 @@ func TestTurnSendsLayersInOrderWithOptions(t *testing.T) {
 	}
 	// The time and the recall at the top of the user's message, then the
 	// user's own words after the last fence.
-	if !strings.HasPrefix(m[3].Content, "[sent Sun 22 Nov 2026 09:30]\n\n"+recallHeader) || !strings.HasSuffix(m[3].Content, "</memory>\n\nwhen do I fly to Lisbon?") {
+	if !strings.HasPrefix(m[3].Content, "[sent Sun 22 Nov 2026 09:30]\n\n"+openingMark) || !strings.Contains(m[3].Content, "\n\n"+recallHeader) || !strings.HasSuffix(m[3].Content, "</memory>\n\nwhen do I fly to Lisbon?") {
 		t.Errorf("user message %q", m[3].Content)
 	}
 	if !strings.Contains(m[0].Content, "You are Atlas, the personal assistant of Igor") {
@@ -187,9 +187,9 @@ func TestHistoryAcrossRestartsAndNoLog(t *testing.T) {
 	req := f.srv.Requests()[1]
 	var roles []string
 	for _, m := range req.Messages[3:] {
-		_, words, _ := strings.Cut(m.Content, "]\n\n") // after the time note
-		if m.Role != "user" {
-			words = m.Content
+		words := m.Content
+		if i := strings.LastIndex(m.Content, "\n\n"); m.Role == "user" && i >= 0 {
+			words = m.Content[i+2:] // after the time note and the opening
 		}
 		roles = append(roles, m.Role+":"+clipTest(words))
 	}

@@ -176,7 +176,11 @@ type assemblyInput struct {
 	// a compaction summarises is the one its summary will open.
 	ReserveSummary bool
 	Note           string // this turn's runtime note (the time), sent with the message
-	Message        string
+	// Opening is the session's opening (sessionOpening): sent in this
+	// turn's context, after the note, unless the window replays a message
+	// that carries it already.
+	Opening string
+	Message string
 	// ToolsChars is the built-in tool list (ToolsChars), counted in the
 	// budget with the fixed layers. Integrations' tools are not (yet): how
 	// many a user configures is theirs, and a chat must not refuse to start
@@ -272,7 +276,9 @@ func assemble(in assemblyInput) (*Assembled, error) {
 		fixedTokens += fixed[i].layer.Tokens
 	}
 	msgTokens := est.message(userMsg)
-	noteTokens := est.message(Message{Content: turnContext(in.Note, "")})
+	// The opening is counted whether or not this turn carries it: it is
+	// short, and the history's share must not change with it.
+	noteTokens := est.message(Message{Content: turnContext(withOpening(in.Note, in.Opening), "")})
 	summaryMsg := Message{Role: "user", Content: in.Summary}
 	summaryLayer := Layer{Name: LayerSummary, Source: in.SummarySource, Tokens: est.message(summaryMsg), Chars: len(in.Summary), Items: 1}
 	if used := fixedTokens + msgTokens + noteTokens; used > budget {
@@ -342,7 +348,11 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
 	recalled, kept, memLayer := fitRecall(est, in.Recalled, windowCarries(in.History, w, placement), in.SessionName, recallBudget)
 	a.Recalled = kept
-	a.Context = turnContext(in.Note, recalled)
+	note := in.Note
+	if placement != PlacementExchange || !carriesOpening(w.msgs) {
+		note = withOpening(in.Note, in.Opening)
+	}
+	a.Context = turnContext(note, recalled)
 	memLayer.Tokens = est.message(Message{Content: a.Context})
 	memLayer.Chars = len(a.Context)
 
@@ -380,6 +390,30 @@ func turnContext(note, recalled string) string {
 		return note
 	}
 	return note + "\n\n" + recalled
+}
+
+// withOpening is a turn's note followed by the session's opening.
+func withOpening(note, opening string) string {
+	if opening == "" {
+		return note
+	}
+	return note + "\n\n" + strings.TrimRight(opening, "\n")
+}
+
+// carriesOpening reports whether a replayed user message begins with a
+// context that holds a session's opening: its time note, then the opening
+// (the layout turnContext and assemble give it; a fold keeps it, since it
+// comes before the recalled passages).
+func carriesOpening(msgs []Message) bool {
+	for _, m := range msgs {
+		if m.Role != "user" || !strings.HasPrefix(m.Content, "[sent ") {
+			continue
+		}
+		if note, rest, ok := strings.Cut(m.Content, "]\n\n"); ok && !strings.Contains(note, "\n") && strings.HasPrefix(rest, openingMark) {
+			return true
+		}
+	}
+	return false
 }
 
 // withContext is a user's message as sent with the exchange placement:

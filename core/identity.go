@@ -12,9 +12,12 @@ import (
 // assistant can do, what is pending, its jobs and recent context. It is
 // assembled from state with no model call, and it is a pure function of that
 // state: nothing in it moves from one message to the next (no time of day,
-// no counters a logged turn changes), so the bytes the model has evaluated
-// stay valid until something it shows really changes. What varies per turn
-// goes in the turn's context message instead (see assemble).
+// no counters a logged turn changes) nor from one session to the next (no
+// start time, no last session), so the bytes the model has evaluated stay
+// valid until something it shows really changes, also for a new session.
+// What varies per turn goes in the turn's context instead (see assemble),
+// and what varies per session in the session's opening (sessionOpening),
+// which the session's first message carries.
 
 // Identity section headings, in the order they appear.
 const (
@@ -71,46 +74,31 @@ type IdentitySource interface {
 type identityFacts struct {
 	AgentName, UserName string
 	Today               time.Time // now, in the user's zone; only the date is shown
-	Started             time.Time // the session's start, in the user's zone
 	Zone                string
 	Model               string
 	NumCtx              int
 	Tools               []string
-	Last                *Session // the session before this one, as it was when this one began
 	Blocks              []IdentityBlock
 }
 
 // identityBudget is the most the identity section may take, in tokens as
 // the default (uncalibrated, so never moving) estimator counts them. It
 // holds the issue's worst case — ten integrations, ten skills, reminders
-// and jobs past their lines, a long last session — and a real tokenizer
-// counts fewer (scripts/e2e.sh measures it with prompt_eval_count).
+// and jobs past their lines — and a real tokenizer counts fewer
+// (scripts/e2e.sh measures it with prompt_eval_count).
 const identityBudget = 400
 
-// Quoted words of the last session: as long as the budget allows.
-const (
-	lastSessionQuote      = 140
-	lastSessionQuoteShort = 50
-)
-
 // identitySection renders the facts within identityBudget. Over it, parts
-// take their short form one at a time, least needed first — the last
-// session's quotes, then recent context, jobs, pending, skills and
-// integrations (reverse section order), then the last session's quotes go
-// altogether — until it fits; cuts names what was shortened, for `agent
-// prompt`. It is a pure function of the facts,
-// so the same state always gives the same bytes.
+// take their short form one at a time, least needed first — recent
+// context, jobs, pending, skills and integrations (reverse section order)
+// — until it fits; cuts names what was shortened, for `agent prompt`. It
+// is a pure function of the facts, so the same state always gives the
+// same bytes.
 func identitySection(f identityFacts) (section string, cuts []string) {
 	est := newEstimator(0)
 	blocks := slices.Clone(f.Blocks)
-	quote := lastSessionQuote
-	section = renderIdentity(f, blocks, quote)
+	section = renderIdentity(f, blocks)
 	var shortened []string
-	if est.tokens(section) > identityBudget && f.Last != nil && f.Last.LastUser != "" {
-		quote = lastSessionQuoteShort
-		section = renderIdentity(f, blocks, quote)
-		shortened = append(shortened, "last session")
-	}
 	order := slices.Clone(identitySections)
 	slices.Reverse(order)
 	for _, sec := range order {
@@ -119,16 +107,9 @@ func identitySection(f identityFacts) (section string, cuts []string) {
 				continue
 			}
 			blocks[i].Lines, blocks[i].Short, blocks[i].Cut = blocks[i].Short, nil, ""
-			section = renderIdentity(f, blocks, quote)
+			section = renderIdentity(f, blocks)
 			shortened = append(shortened, strings.ToLower(sec))
 		}
-	}
-	// Still over: the quotes go altogether. The first step ran on the same
-	// condition (the section only shrank since), so "last session" is
-	// already among the shortened.
-	if est.tokens(section) > identityBudget && f.Last != nil && f.Last.LastUser != "" {
-		quote = 0
-		section = renderIdentity(f, blocks, quote)
 	}
 	for _, b := range blocks {
 		if b.Cut != "" {
@@ -141,9 +122,8 @@ func identitySection(f identityFacts) (section string, cuts []string) {
 	return section, cuts
 }
 
-// renderIdentity writes the section, the last session's words quoted up
-// to quote characters each.
-func renderIdentity(f identityFacts, blocks []IdentityBlock, quote int) string {
+// renderIdentity writes the section.
+func renderIdentity(f identityFacts, blocks []IdentityBlock) string {
 	var b strings.Builder
 	b.WriteString("## Now\n\n")
 	switch {
@@ -156,8 +136,8 @@ func renderIdentity(f identityFacts, blocks []IdentityBlock, quote int) string {
 	if zone == "" {
 		zone = "local time; the user has not set user.timezone"
 	}
-	fmt.Fprintf(&b, "- Today is %s (%s). This conversation began at %s; each user message follows a note of its time.\n",
-		f.Today.Format("Monday, 2 January 2006"), zone, f.Started.Format("15:04"))
+	fmt.Fprintf(&b, "- Today is %s (%s). Each user message follows a note of its time.\n",
+		f.Today.Format("Monday, 2 January 2006"), zone)
 	fmt.Fprintf(&b, "- Model: %s, context window %d tokens.\n", f.Model, f.NumCtx)
 
 	items := map[string][]string{} // each section's rendered lines and fences
@@ -179,18 +159,6 @@ func renderIdentity(f identityFacts, blocks []IdentityBlock, quote int) string {
 	}
 	if len(f.Tools) > 0 {
 		add(SectionCapabilities, []string{"Tools: " + strings.Join(f.Tools, ", ") + "."}, nil)
-	}
-	if f.Last == nil {
-		add(SectionRecent, []string{"Last session: none; this is the first conversation."}, nil)
-	} else {
-		lines := []string{fmt.Sprintf("Last session: %q, %s.", f.Last.Name, f.Last.UpdatedAt.In(f.Today.Location()).Format("Mon 2 Jan 15:04"))}
-		if f.Last.LastUser != "" && quote > 0 {
-			lines = append(lines, fmt.Sprintf("The user said: %q", oneLine(f.Last.LastUser, quote)))
-			if f.Last.LastAssistant != "" {
-				lines = append(lines, fmt.Sprintf("You answered: %q", oneLine(f.Last.LastAssistant, quote)))
-			}
-		}
-		add(SectionRecent, lines, &Quoted{Source: "last session", By: ByUserAndModel, Head: 1})
 	}
 	order := append([]string(nil), identitySections...)
 	for _, blk := range blocks {
@@ -223,6 +191,42 @@ func quotedLines(q *Quoted, lines []string) string {
 		b.WriteString("- " + strings.TrimSpace(neutralise(l)) + "\n")
 	}
 	b.WriteString("</memory>\n")
+	return b.String()
+}
+
+// lastSessionQuote is how much of the last session's last exchange a
+// session's opening quotes, in characters each side.
+const lastSessionQuote = 140
+
+// openingMark begins a session's opening, so that the window can tell a
+// replayed message that carries it (carriesOpening).
+const openingMark = "[this conversation began "
+
+// sessionOpening is what a session says about itself to the model: when
+// it began and the session before it (last, nil when there is none, as it
+// was when this one began), its last exchange quoted in a memory fence as
+// recalled passages are. It changes from one session to the next, so it
+// is not in the system block (which every session must share, byte for
+// byte, for the model's cache) but in the context of the session's first
+// message, stored with it and replayed as it was; and again with the
+// first message after the window has dropped the one that carried it.
+// started and the quoted time are in loc, the user's zone.
+func sessionOpening(started time.Time, last *Session, loc *time.Location) string {
+	var b strings.Builder
+	b.WriteString(openingMark + started.In(loc).Format("Mon 2 Jan 2006 15:04") + "]\n")
+	if last == nil {
+		b.WriteString("Last session: none; this is the first conversation.\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "Last session: %q, %s.\n", last.Name, last.UpdatedAt.In(loc).Format("Mon 2 Jan 2006 15:04"))
+	if last.LastUser == "" {
+		return b.String()
+	}
+	lines := []string{fmt.Sprintf("The user said: %q", oneLine(last.LastUser, lastSessionQuote))}
+	if last.LastAssistant != "" {
+		lines = append(lines, fmt.Sprintf("You answered: %q", oneLine(last.LastAssistant, lastSessionQuote)))
+	}
+	b.WriteString(quotedLines(&Quoted{Source: "last session", By: ByUserAndModel}, lines))
 	return b.String()
 }
 

@@ -166,7 +166,8 @@ var identityFence = regexp.MustCompile(`(?s)<memory source="(skills|reminders|la
 
 // Text the model wrote and every later prompt replays — a skill's
 // description, a reminder, the last session's words — stands in the
-// identity section only inside a memory fence marked with who wrote it,
+// identity section (or the session's opening) only inside a memory fence
+// marked with who wrote it,
 // neutralised like recalled memory: nothing of it is left outside the
 // fences, and it cannot close one or open a role. The section stays the
 // same from one message to the next.
@@ -194,7 +195,10 @@ func TestModelWrittenTextIsFencedInTheIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 	sys := a.Messages[0].Content
-	section := sys[strings.Index(sys, "## Now"):]
+	// The identity section, then the session's opening (the last session's
+	// words), which the new session's first message carries (its context
+	// without the recalled passages).
+	section := sys[strings.Index(sys, "## Now"):] + "\n" + foldContext(a.Context) + "\n"
 	groups := identityFence.FindAllStringSubmatch(section, -1)
 	sources := map[string]bool{}
 	for _, g := range groups {

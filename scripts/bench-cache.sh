@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # bench-cache.sh — turn cost on the real Ollama (part of make bench).
 #
+# First, new sessions (issue 40): one-shot chats in a row, each a new
+# session, each chat's evaluated prompt tokens against its own cold
+# evaluation and beside its floor (scripts/newsession-cache.py). Then:
+#
 # A 20-turn scripted conversation through bin/agent, each turn a new process
 # (`chat --continue --json`), against the real Ollama v0.9.6 and the tiny
 # model (scripts/ollama.sh), under each chat template shape of
@@ -41,19 +45,24 @@ export NO_COLOR=1
 
 field() { grep -o "\"$1\":[0-9]*" | head -n 1 | cut -d: -f2; }
 
+# workspace HOME MODEL: a workspace with a few notes to recall, for MODEL.
+workspace() {
+	export AGENT_MODEL=$2 AGENT_NUM_CTX=8192
+	[ "$2" = "$OLLAMA_TINY_MODEL" ] || AGENT_NUM_CTX=16384
+	"$bin" --home "$1" -q init --agent-name Atlas --user-name Igor
+	"$bin" --home "$1" log "Booked flights to Lisbon for the fourth of December"
+	"$bin" --home "$1" log "The plumber comes on Friday morning about the boiler"
+	"$bin" --home "$1" memory add "My sister Ana lives in Porto and visits in January"
+	"$bin" --home "$1" log "Planted tulips by the blue door in the garden"
+}
+
 # conversation PLACEMENT MODEL: prints "turn duration_ns reuse_bytes
 # request_bytes dropped fresh" per turn, then "cold duration_ns", then
 # "floor SHARE" (floor, below).
 conversation() {
 	local home="$work/ws-$1-$2" i out from
-	export AGENT_MODEL=$2 AGENT_NUM_CTX=8192
-	[ "$2" = "$OLLAMA_TINY_MODEL" ] || AGENT_NUM_CTX=16384
 	from=$(wc -l <"$OLLAMA_TMP/serve.log")
-	"$bin" --home "$home" -q init --agent-name Atlas --user-name Igor
-	"$bin" --home "$home" log "Booked flights to Lisbon for the fourth of December"
-	"$bin" --home "$home" log "The plumber comes on Friday morning about the boiler"
-	"$bin" --home "$home" memory add "My sister Ana lives in Porto and visits in January"
-	"$bin" --home "$home" log "Planted tulips by the blue door in the garden"
+	workspace "$home" "$2"
 	local questions=("what do my notes say about the trip?" "when does the plumber come?" "where does Ana live?" "what did I plant in the garden?" "anything else about the boiler?")
 	for i in $(seq "$turns"); do
 		local how=(--continue)
@@ -124,6 +133,53 @@ for a, b in zip(prompts, prompts[1:]):
 print("floor %.4f" % (sum(shares) / len(shares) if shares else 0))
 PY
 }
+
+# newsessions MODEL: one-shot chats in a row, each a new session
+# (scripts/newsession-cache.py): per chat from the second, the tokens it
+# evaluated and its prompt's, and its floor's the same way; then the means.
+newsessions() {
+	local home="$work/ws-new-$1"
+	workspace "$home" "$1"
+	python3 "$root/scripts/newsession-cache.py" "$bin" "$home" "$1" "$OLLAMA_TMP/serve.log" "$chats" "$wait"
+}
+
+# What to run (BENCH_CACHE_PARTS): the later turns of a conversation
+# (turns, issue 24) and new sessions (new, issue 40).
+parts=${BENCH_CACHE_PARTS:-turns new}
+chats=${NEWSESSION_CHATS:-5}
+# all: each chat after the first waits for a minute of its own (the start
+# time is the one thing that changes between two sessions of a minute);
+# none: back to back (newsession-cache.py)
+wait=${NEWSESSION_WAIT:-all}
+if [[ " $parts " == *" new "* ]]; then
+	nin=$(newsessions "$OLLAMA_TINY_MODEL")
+	nl3=$(newsessions tiny-llama3)
+	nq2=$(newsessions tiny-qwen2)
+	nstat() { # nstat DATA WHAT
+		awk -v what="$2" '
+			$1 == "mean" { share = $2; floor = $3; next }
+			{ per = per sprintf("%s%.3f (%.3f)", per == "" ? "" : ", ", $2 / $3, $4 / $5) }
+			END {
+				if (what == "share") printf "%.3f×", share
+				if (what == "floor") printf "%.3f×", floor
+				if (what == "target") printf "%s (%.2f× the floor, %+.3f)", (share <= 1.25 * floor || share <= floor + 0.05) ? "met" : "NOT met", share / floor, share - floor
+				if (what == "per") printf "%s", per
+			}' <<<"$1"
+	}
+	nrow() { # nrow LABEL WHAT [TARGET]
+		echo "| $1 | $(nstat "$nin" "$2") | $(nstat "$nl3" "$2") | $(nstat "$nq2" "$2") | ${3:-} |"
+	}
+	how="each in a minute of its own"
+	[ "$wait" = all ] || how="waiting for a new minute before chats: $wait"
+	echo "| a new session: one-shot \`agent chat\` calls in a row on the real Ollama (chats 2–$chats, $how; tiny model) | in-place template | llama3.x template | qwen2.x template | target |"
+	echo "|---|---|---|---|---|"
+	nrow "prompt tokens evaluated / the prompt's (a cold evaluation: prompt_eval_count), mean" share
+	nrow "the floor the same way: the same requests with only the question (with its context) differing from the chat before" floor
+	nrow "against the floor" target "≤ 1.25× the floor or within 0.05"
+	nrow "per chat: evaluated / cold (the floor's)" per
+	echo
+fi
+[[ " $parts " == *" turns "* ]] || exit 0
 
 ex=$(conversation exchange "$OLLAMA_TINY_MODEL")
 ly=$(conversation layer "$OLLAMA_TINY_MODEL")
