@@ -22,7 +22,8 @@ import (
 )
 
 const replHelp = `Type a message and press Enter. End a line with \ to continue it on the next,
-or open and close a block with """ for multi-line text. Ctrl-C stops a reply;
+or open and close a block with """ for multi-line text; a paste is one message,
+however many lines it has (its breaks show as ↵). Ctrl-C stops a reply;
 Ctrl-D or /exit leaves.
 
   /help          this help
@@ -58,6 +59,9 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		f.Close()
 	}
 	rl, err := readline.NewEx(&readline.Config{
+		// A paste arrives as one message however many lines it has
+		// (bracketed paste, turned on below).
+		Stdin:           readline.NewCancelableStdin(&pasteReader{r: os.Stdin}),
 		Prompt:          a.ansiErr("1;32", "› "),
 		HistoryFile:     history,
 		InterruptPrompt: "^C",
@@ -77,6 +81,13 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		return fmt.Errorf("start line editor: %w", err)
 	}
 	defer rl.Close()
+	if a.io.ErrTTY {
+		// The terminal wraps a paste in markers from now on; it is told to
+		// stop on every way out (return, panic, SIGTERM and SIGHUP end the
+		// loop through a return), or the shell after us would get them.
+		fmt.Fprint(a.io.Err, pasteOn)
+		defer fmt.Fprint(a.io.Err, pasteOff)
+	}
 	s.chat.Confirm = func(q string) bool {
 		rl.SetPrompt(q + " [y/N] ")
 		defer rl.SetPrompt(a.ansiErr("1;32", "› "))
@@ -215,7 +226,10 @@ func readInput(rl *readline.Instance) (string, error) {
 		// The line history is a file in the workspace: a secret typed (or
 		// pasted) is kept there as its marker, as in the session. The
 		// message is redacted whole, so a key block pasted over several
-		// lines is caught as one.
+		// lines is caught as one (a paste's breaks are real ones here).
+		for i, l := range typed {
+			typed[i] = pastedText(l)
+		}
 		text, _ := memory.RedactLines(strings.Join(typed, "\n"))
 		for _, l := range strings.Split(text, "\n") {
 			if len(typed) > 0 && (l != "" || len(typed) == 1) {
@@ -234,6 +248,13 @@ func readInput(rl *readline.Instance) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	msg, err := readRest(line, readLine)
+	return pastedText(msg), err
+}
+
+// readRest reads the rest of a message that starts with line.
+func readRest(line string, readLine func() (string, error)) (string, error) {
+	var err error
 	if strings.TrimSpace(line) == `"""` {
 		var parts []string
 		for {

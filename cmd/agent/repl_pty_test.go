@@ -196,3 +196,43 @@ func TestREPLInATerminal(t *testing.T) {
 		t.Fatalf("Ctrl-D: %v", err)
 	}
 }
+
+// A paste of many lines is one message (bracketed paste): the model gets
+// one request with the lines as pasted, and the terminal is told to stop
+// marking pastes when the REPL ends.
+func TestREPLPasteIsOneMessage(t *testing.T) {
+	h := newHarness(t)
+	srv := h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	srv.Script(ollamatest.Text("Got the paste."), ollamatest.Text("Second."))
+	p := h.startPTY(nil, "chat", "--session", "paste")
+	p.expect(`\x1b\[\?2004h`)
+	p.expect(prompt)
+	before := len(srv.Requests())
+	p.send(pasteStart + "line one\r\n  line two\r\nline three\r\n" + pasteEnd + keyEnter)
+	p.expect(`Got the paste\.`)
+	p.expect(prompt)
+	p.send("after" + keyEnter)
+	p.expect(`Second\.`)
+	p.expect(prompt)
+	reqs := srv.Requests()[before:]
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests reached the model, want 2 (the paste, then one line)", len(reqs))
+	}
+	var user string
+	for _, m := range reqs[0].Messages {
+		if m.Role == "user" {
+			user = m.Content
+		}
+	}
+	if !strings.HasSuffix(user, "line one\n  line two\nline three") {
+		t.Errorf("the model received %q, want the three pasted lines", user)
+	}
+	p.send(keyCtrlD)
+	p.expect(`\x1b\[\?2004l`)
+	if err := p.wait(); err != nil {
+		t.Fatalf("Ctrl-D: %v", err)
+	}
+}
