@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/urfave/cli/v3"
 
@@ -20,11 +21,16 @@ func (a *app) remindCommand() *cli.Command {
 		Name:      "remind",
 		Usage:     "set a reminder: agent remind TEXT --at WHEN (\"tomorrow 9:00\", \"fri 18:00\", +2h, 2026-12-04T18:00)",
 		ArgsUsage: "TEXT|-",
-		Flags:     []cli.Flag{&cli.StringFlag{Name: "at", Usage: "when, in user.timezone", Required: true}},
+		// --at is checked here, not by the flag parser, so a missing one is
+		// told with an example rather than as `required flag "at" not set`.
+		Flags: []cli.Flag{&cli.StringFlag{Name: "at", Usage: "when, in user.timezone (required)"}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			text, err := a.textArg(cmd, "reminder")
 			if err != nil {
 				return err
+			}
+			if strings.TrimSpace(cmd.String("at")) == "" {
+				return usagef("remind needs --at WHEN, e.g.: agent remind %s --at +1h (or \"tomorrow 9:00\", \"fri 18:00\")", exampleWords(text, "call mom"))
 			}
 			return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
 				due, err := reminders.Parse(cmd.String("at"), a.now(), loc)
@@ -189,4 +195,18 @@ func (a *app) remindersAtChatStart(ctx context.Context, ws *core.Workspace) {
 	if line, err := reminders.ChatStartLine(ctx, ws.State, a.now(), loc); err == nil && line != "" {
 		a.infof("%s", line)
 	}
+}
+
+// exampleWords is the user's own words for an example command line when
+// they can be shown unquoted, else fallback.
+func exampleWords(text, fallback string) string {
+	if len(text) > 40 || strings.TrimSpace(text) == "" {
+		return fallback
+	}
+	for _, r := range text {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' {
+			return fallback
+		}
+	}
+	return text
 }
