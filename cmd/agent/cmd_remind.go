@@ -52,7 +52,7 @@ func (a *app) remindCommand() *cli.Command {
 func (a *app) remindersCommand() *cli.Command {
 	list := func(ctx context.Context, cmd *cli.Command) error {
 		if cmd.Args().Present() {
-			return usagef("unknown command %q for \"reminders\" (run: agent reminders --help)", cmd.Args().First())
+			return unknownCommand(cmd, cmd.Args().First())
 		}
 		return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
 			var list []reminders.Reminder

@@ -58,7 +58,10 @@ func run(ctx context.Context, args []string, streams *iostreams) int {
 	defer signal.Stop(pipe)
 	a := &app{io: streams, now: time.Now, detachSignals: detach}
 	root := a.rootCommand()
-	err := envUsageError(root.Run(ctx, args))
+	err := checkCommandWord(root, args)
+	if err == nil {
+		err = envUsageError(root.Run(ctx, args))
+	}
 	if errors.Is(err, syscall.EPIPE) {
 		return exitOK // the reader left; there is nobody to tell
 	}
@@ -141,7 +144,7 @@ func (a *app) rootCommand() *cli.Command {
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
-				return usagef("unknown command %q (run: agent --help)", cmd.Args().First())
+				return unknownCommand(cmd, cmd.Args().First())
 			}
 			return cli.ShowRootCommandHelp(cmd)
 		},
@@ -173,6 +176,12 @@ func (a *app) rootCommand() *cli.Command {
 func setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
 		msg := strings.ToLower(err.Error()[:1]) + err.Error()[1:]
+		// A value of the wrong kind is told in the user's terms, not strconv's.
+		if m := badFlagValue().FindStringSubmatch(err.Error()); m != nil {
+			if kind := valueKind(m[3]); kind != "" {
+				return usagef("%s takes %s, got %q", flagName(m[2]), kind, m[1])
+			}
+		}
 		msg = goStyleFlag().ReplaceAllString(msg, "flag --$1")
 		// A value that starts with '-' is read as a flag: say how to pass it.
 		if f, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
@@ -185,6 +194,10 @@ func setUsageErrors(cmd *cli.Command) {
 		setUsageErrors(sub)
 	}
 }
+
+var badFlagValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): (.*)$`)
+})
 
 var goStyleFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`flag -([a-z][a-z0-9-]+)`) })
 
@@ -205,6 +218,9 @@ func envUsageError(err error) error {
 	if m == nil {
 		return err
 	}
+	if kind := valueKind(m[4]); kind != "" {
+		return usagef("%s (read as --%s) takes %s, got %q", m[2], m[3], kind, m[1])
+	}
 	return usagef("invalid value %q in %s (read as --%s): %s", m[1], m[2], m[3], m[4])
 }
 
@@ -222,7 +238,7 @@ func (a *app) memoryCommand() *cli.Command {
 // requireSubcommand is the action of a command group called without one.
 func (a *app) requireSubcommand(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
-		return usagef("unknown command %q for %q (run: agent %s --help)", cmd.Args().First(), cmd.Name, cmd.Name)
+		return unknownCommand(cmd, cmd.Args().First())
 	}
 	return usagef("%q needs a subcommand (run: agent %s --help)", cmd.Name, cmd.Name)
 }
