@@ -102,7 +102,6 @@ func checkCommandWord(root *cli.Command, args []string) error {
 	return nil
 }
 
-
 // valueKind says in the user's words what kind of value a flag wanted, from
 // the parser's reason for refusing one (strconv's and time's wording, pinned
 // by go.mod's Go version and by transcript tests); "" when unknown.
