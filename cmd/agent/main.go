@@ -166,6 +166,9 @@ func (a *app) rootCommand() *cli.Command {
 			a.remindCommand(), a.remindersCommand(), a.jobsCommand(),
 		},
 	}
+	for _, name := range []string{"sessions", "skills", "mcp", "jobs"} {
+		listByDefault(root.Command(name))
+	}
 	setUsageErrors(root)
 	return root
 }
@@ -235,12 +238,35 @@ func (a *app) memoryCommand() *cli.Command {
 	}
 }
 
-// requireSubcommand is the action of a command group called without one.
+// requireSubcommand is the action of a command group without a listing,
+// called without a subcommand: its help, asked for in effect (as `gh repo`
+// prints its own), exit 0.
 func (a *app) requireSubcommand(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
 		return unknownCommand(cmd, cmd.Args().First())
 	}
-	return usagef("%q needs a subcommand (run: agent %s --help)", cmd.Name, cmd.Name)
+	return cli.ShowSubcommandHelp(cmd)
+}
+
+// listByDefault makes a group called without a subcommand run its list
+// subcommand, with that subcommand's flags (`agent sessions -n 5` is
+// `agent sessions list -n 5`), as `agent reminders` and gh's groups do. Only
+// one command is parsed per run, so the two may share the flag values.
+func listByDefault(group *cli.Command) {
+	list := group.Command("list")
+	if list == nil {
+		panic("listByDefault: " + group.Name + " has no list subcommand")
+	}
+	group.Flags = append(group.Flags, list.Flags...)
+	group.Action = func(ctx context.Context, cmd *cli.Command) error {
+		if cmd.Args().Present() {
+			return unknownCommand(cmd, cmd.Args().First())
+		}
+		return list.Action(ctx, cmd)
+	}
+	if !strings.Contains(group.Usage, "(default)") {
+		group.Usage += "; list (default)"
+	}
 }
 
 // openWorkspace resolves the home and opens it; the error names the path and
