@@ -303,6 +303,15 @@ func (a *app) infof(format string, args ...any) {
 	}
 }
 
+// emptyHint says on stderr that a listing is empty, and how to add to it,
+// when a person reads stderr: piped or --json, the empty output (and the
+// exit code) say it to a script, which a hint would only clutter.
+func (a *app) emptyHint(format string, args ...any) {
+	if a.io.ErrTTY && !a.jsonOut {
+		a.infof(format, args...)
+	}
+}
+
 // confirm asks a yes-or-no question on stderr ("agent: QUESTION [y/N] ")
 // and reads one line of stdin: yes only for "y" or "yes", in any case;
 // anything else, or no answer, is no. It reads a byte at a time, so what
