@@ -207,7 +207,7 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 	if s.mcp != nil {
 		s.mcp.Revive(ctx) // servers that died start again in the background
 	}
-	stream := &replyStream{w: a.io.Out, gate: s.notes}
+	stream := &replyStream{w: a.io.Out, gate: s.notes, wait: a.startWait(waitingFor(s))}
 	_, err := s.chat.Turn(turnCtx, &s.session, line, stream.token)
 	close(done)
 	cancel()
