@@ -351,7 +351,9 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 // ansiErr colours text meant for stderr (the prompt) when stderr is a TTY
 // and NO_COLOR is unset.
 func (a *app) ansiErr(code, s string) string {
-	if _, noColor := os.LookupEnv("NO_COLOR"); noColor || !a.io.ErrTTY {
+	// TERM=dumb is a terminal that draws no escapes (Emacs' shell, some
+	// CI logs): colour off there as with NO_COLOR, as stdout's is.
+	if _, noColor := os.LookupEnv("NO_COLOR"); noColor || !a.io.ErrTTY || os.Getenv("TERM") == "dumb" {
 		return s
 	}
 	return "\x1b[" + code + "m" + s + "\x1b[0m"

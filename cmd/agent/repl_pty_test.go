@@ -236,3 +236,23 @@ func TestREPLPasteIsOneMessage(t *testing.T) {
 		t.Fatalf("Ctrl-D: %v", err)
 	}
 }
+
+// TERM=dumb draws no escapes: the prompt is not coloured there, as with
+// NO_COLOR.
+func TestREPLPromptPlainOnADumbTerminal(t *testing.T) {
+	h := newHarness(t)
+	h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	p := h.startPTY([]string{"TERM=dumb"}, "chat", "--session", "dumb")
+	p.expect(`new session dumb`)
+	p.expect(`› `)
+	if out := p.all(); strings.Contains(out, "\x1b[1;32m") {
+		t.Errorf("a coloured prompt with TERM=dumb:\n%q", out)
+	}
+	p.send(keyCtrlD)
+	if err := p.wait(); err != nil {
+		t.Fatalf("Ctrl-D: %v", err)
+	}
+}
