@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 	"unicode"
 
@@ -43,6 +41,9 @@ func (a *app) remindCommand() *cli.Command {
 					return err
 				}
 				a.infof("reminder %d set for %s", r.ID, reminders.Format(r.DueAt, loc))
+				if a.io.OutTTY && !a.jsonOut {
+					return nil // the line above says it all; a one-row table would repeat it
+				}
 				return a.printReminders([]reminders.Reminder{r}, loc)
 			})
 		},
@@ -165,16 +166,15 @@ func (a *app) printReminders(list []reminders.Reminder, loc *time.Location) erro
 		if len(list) == 0 {
 			return nil
 		}
-		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.ansi("1", "ID"), a.ansi("1", "DUE"), a.ansi("1", "STATUS"), a.ansi("1", "TEXT"))
+		tw := a.newTable("ID", "DUE", "STATUS", "TEXT")
 		for _, r := range list {
 			due := reminders.Format(r.DueAt, loc)
 			if r.Status == reminders.StatusPending && !r.DueAt.After(a.now()) {
 				due = a.ansi("31", due)
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, due, r.Status, printable.Escape(strings.Join(strings.Fields(r.Text), " ")))
+			tw.row(strconv.FormatInt(r.ID, 10), due, r.Status, printable.Escape(strings.Join(strings.Fields(r.Text), " ")))
 		}
-		return tw.Flush()
+		return tw.flush()
 	default:
 		for _, r := range list {
 			if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), jsonTime(r.DueAt), r.Status, r.Text); err != nil {
