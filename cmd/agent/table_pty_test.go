@@ -28,6 +28,11 @@ func TestTablesAlignOnATerminal(t *testing.T) {
 	h.must("", "soul", "history")
 	h.must("", "chat", "--session", "a", "hello 東京")
 	h.must("", "chat", "--session", "longer-session-name", "hi")
+	for _, name := range []string{"a-long-job-name", "distill"} {
+		if r := h.run("", "jobs", "add", name, "--schedule", "@daily", "--", "log", "東京 note"); r.code != 0 {
+			t.Fatal(r)
+		}
+	}
 	for _, text := range []string{"call 東京 office", "water the plants"} {
 		if r := h.run("", "remind", text, "--at", "+2h"); r.code != 0 {
 			t.Fatal(r)
@@ -40,6 +45,7 @@ func TestTablesAlignOnATerminal(t *testing.T) {
 		{"soul", "history"},
 		{"sessions", "list"},
 		{"reminders"},
+		{"jobs"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			out := h.runPTY(args...)
