@@ -13,10 +13,12 @@ import (
 	"syscall"
 
 	"github.com/chzyer/readline"
+	"github.com/rivo/uniseg"
 	"golang.org/x/term"
 
 	"agent/core"
 	"agent/core/callview"
+	"agent/core/printable"
 	"agent/memory"
 	"agent/profile"
 )
@@ -315,8 +317,14 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 		if len(hits) == 0 {
 			a.warnf("no matches for %q", arg)
 		}
+		// A note's text is anyone's (a notes folder, an import): its
+		// control bytes are shown, never acted on; and each line is cut to
+		// the terminal's width, so a long chunk is a glance, as in
+		// memory search.
+		width, _ := termSize()
 		for _, h := range hits {
-			fmt.Fprintf(a.io.Out, "%s\n%s\n\n", a.ansi("1;36", h.Citation()), indent(clipLines(h.Text, 6), "  "))
+			text := clipWidth(printable.Escape(clipLines(h.Text, 6)), width-2)
+			fmt.Fprintf(a.io.Out, "%s\n%s\n\n", a.ansi("1;36", printable.Escape(h.Citation())), indent(text, "  "))
 		}
 	case "/remember":
 		if arg == "" {
@@ -370,6 +378,26 @@ func clipLines(s string, n int) string {
 		return strings.Join(lines, "\n")
 	}
 	return strings.Join(lines[:n], "\n") + "\n…"
+}
+
+// clipWidth cuts every line of s to width display columns, marking a cut
+// with "…".
+func clipWidth(s string, width int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if displayWidth(l) <= width {
+			continue
+		}
+		var b strings.Builder
+		w := 0
+		g := uniseg.NewGraphemes(l)
+		for g.Next() && w+g.Width() <= width-1 {
+			b.WriteString(g.Str())
+			w += g.Width()
+		}
+		lines[i] = b.String() + "…"
+	}
+	return strings.Join(lines, "\n")
 }
 
 // termSize is the terminal's size as stderr sees it (where the REPL

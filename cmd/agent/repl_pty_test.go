@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -250,6 +253,39 @@ func TestREPLPromptPlainOnADumbTerminal(t *testing.T) {
 	p.expect(`› `)
 	if out := p.all(); strings.Contains(out, "\x1b[1;32m") {
 		t.Errorf("a coloured prompt with TERM=dumb:\n%q", out)
+	}
+	p.send(keyCtrlD)
+	if err := p.wait(); err != nil {
+		t.Fatalf("Ctrl-D: %v", err)
+	}
+}
+
+// /search shows a stored note as memory search does: its control bytes
+// escaped, never acted on, and a long line cut at the terminal's width.
+func TestREPLSearchEscapesAndFits(t *testing.T) {
+	h := newHarness(t)
+	h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	f, err := os.OpenFile(filepath.Join(h.home, "MEMORY.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("word ", 60) + "ENDMARK"
+	fmt.Fprintf(f, "\n- The kingfisher\x1b]0;pwned\x07 came back\x1b[2J %s\n", long)
+	f.Close()
+	p := h.startPTY(nil, "chat", "--session", "search")
+	p.expect(prompt)
+	p.send("/search kingfisher" + keyEnter)
+	p.expect(`kingfisher\\x1b\]0;pwned\\x07 came back\\x1b\[2J word`)
+	p.expect(prompt)
+	out := p.all()
+	if strings.Contains(out, "\x1b]0;pwned") || strings.Contains(out, "\x1b[2J") {
+		t.Errorf("a control sequence from a note reached the terminal:\n%q", out)
+	}
+	if strings.Contains(out, "ENDMARK") {
+		t.Errorf("a long line was not cut at the terminal's width:\n%q", out)
 	}
 	p.send(keyCtrlD)
 	if err := p.wait(); err != nil {
