@@ -292,3 +292,28 @@ func TestREPLSearchEscapesAndFits(t *testing.T) {
 		t.Fatalf("Ctrl-D: %v", err)
 	}
 }
+
+// A stored reply holding an escape sequence is shown escaped by agent
+// prompt on a terminal (and by /prompt, the same printer); piped, the
+// prompt stays the bytes the model is sent.
+func TestPromptEscapesStoredRepliesOnATerminal(t *testing.T) {
+	h := newHarness(t)
+	srv := h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	srv.Script(ollamatest.Text("Sure\x1b]0;pwned\x07 thing\x1b[2J done."))
+	if r := h.run("", "chat", "--session", "esc", "hello"); r.code != 0 {
+		t.Fatal(r)
+	}
+	out := h.runPTY("prompt", "--continue", "next")
+	if strings.Contains(out, "\x1b]0;pwned") || strings.Contains(out, "\x1b[2J") {
+		t.Errorf("a stored reply's control sequence reached the terminal:\n%q", out)
+	}
+	if !strings.Contains(out, `Sure\x1b]0;pwned\x07 thing\x1b[2J done.`) {
+		t.Errorf("the stored reply is not shown escaped:\n%q", out)
+	}
+	if r := h.run("", "prompt", "--continue", "next"); !strings.Contains(r.stdout, "Sure\x1b]0;pwned\x07 thing") {
+		t.Errorf("piped, the prompt is not the bytes sent: %s", r)
+	}
+}
