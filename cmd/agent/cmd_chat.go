@@ -40,6 +40,11 @@ func (a *app) chatCommand() *cli.Command {
 			&cli.DurationFlag{Name: "stall-timeout", Usage: "give up if the reply stalls this long between tokens", Value: core.DefaultStallTimeout, Sources: cli.EnvVars("AGENT_STALL_TIMEOUT")},
 		),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if a.io.ErrTTY {
+				// A person watches stderr: a reply slow to begin shows
+				// what it waits for (spinner.go).
+				a.io.Err = &termErr{w: a.io.Err}
+			}
 			message, piped, err := a.messageInput(cmd)
 			if err != nil {
 				return err
@@ -250,6 +255,11 @@ func (a *app) checkModel(ctx context.Context, s *chatSession) error {
 	return nil
 }
 
+// waitingFor says what a turn waits for until its first token.
+func waitingFor(s *chatSession) string {
+	return "waiting for " + s.chat.ModelName
+}
+
 // useModelInfo caps num_ctx at the model's own context length and, for a
 // model without tool calling, chats without tools.
 func (a *app) useModelInfo(s *chatSession, info core.ModelInfo) {
@@ -288,6 +298,7 @@ func (a *app) oneShot(ctx context.Context, s *chatSession, message string) error
 	stream := &replyStream{w: a.io.Out, gate: s.notes}
 	if !a.jsonOut {
 		onToken = stream.token
+		stream.wait = a.startWait(waitingFor(s))
 	}
 	res, err := s.chat.Turn(ctx, &s.session, message, onToken)
 	stream.end()

@@ -156,6 +156,10 @@ func (a *app) runImportList(ctx context.Context, cmd *cli.Command) error {
 	if a.jsonOut {
 		return a.writeJSON(list)
 	}
+	if len(list) == 0 {
+		a.emptyHint("no imports yet (bring a history in with: agent import chatgpt FILE, or agent import claude FILE)")
+		return nil
+	}
 	rows := make([][]string, 0, len(list))
 	for _, r := range list {
 		state := "in place"

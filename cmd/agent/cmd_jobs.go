@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -344,16 +343,15 @@ func (a *app) printJobs(list []jobs.Job) error {
 		if len(list) == 0 {
 			return nil
 		}
-		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.ansi("1", "NAME"), a.ansi("1", "SCHEDULE"), a.ansi("1", "NEXT"), a.ansi("1", "LAST"), a.ansi("1", "STATE"), a.ansi("1", "COMMAND"))
+		tw := a.newTable("NAME", "SCHEDULE", "NEXT", "LAST", "STATE", "COMMAND")
 		for _, j := range list {
 			state := jobState(j)
 			if j.DisabledReason != "" {
 				state = a.ansi("31", state)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, j.Schedule.Words(), reminders.Format(j.NextAt, j.Schedule.Loc), orDash(j.LastStatus), state, strings.Join(j.Args, " "))
+			tw.row(j.Name, j.Schedule.Words(), reminders.Format(j.NextAt, j.Schedule.Loc), orDash(j.LastStatus), state, strings.Join(j.Args, " "))
 		}
-		return tw.Flush()
+		return tw.flush()
 	default:
 		for _, j := range list {
 			if err := writeTSV(a.io.Out, j.Name, j.Schedule.Spec, j.Schedule.Loc.String(), jsonTime(j.NextAt), orDash(j.LastStatus), jobState(j), strings.Join(j.Args, " ")); err != nil {

@@ -353,7 +353,7 @@ func (a *app) mcpPolicyAction(decision string) cli.ActionFunc {
 
 func (a *app) runMCPList(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
-		return usagef("agent mcp list takes no arguments")
+		return usagef("mcp list takes no arguments")
 	}
 	ws, err := a.openWorkspace(ctx)
 	if err != nil {

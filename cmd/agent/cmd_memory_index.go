@@ -180,7 +180,9 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 	defer ix.Close()
 	hits, err := ix.Search(ctx, query, index.SearchOptions{K: k, Raw: cmd.Bool("raw"), Fresh: !cmd.Bool("no-refresh")})
 	if errors.Is(err, index.ErrNotFound) {
-		return silentExit(exitNotFound) // documented: exit 3, nothing on stdout
+		// Documented: exit 3, nothing on stdout; a person is told so.
+		a.emptyHint("nothing in memory matches %q (remember something with: agent memory add TEXT, or agent log TEXT)", query)
+		return silentExit(exitNotFound)
 	}
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/printable"
 )
 
 func (a *app) promptCommand() *cli.Command {
@@ -55,6 +56,16 @@ func (a *app) promptCommand() *cli.Command {
 // promptAskTimeout bounds prompt's question to Ollama about the model.
 const promptAskTimeout = 3 * time.Second
 
+// shown is stored text as a terminal may show it: a stored reply or note
+// that holds an escape sequence is shown escaped, never acted on. Piped, the
+// prompt is data, byte for byte what the model is sent.
+func (a *app) shown(s string) string {
+	if a.io.OutTTY {
+		return printable.Escape(s)
+	}
+	return s
+}
+
 // printAssembled shows each message under a header naming its layer, source
 // and size, then the totals — the same messages chat sends, in order. With
 // the exchange placement the memory layer is the top of the user's message,
@@ -72,7 +83,7 @@ func (a *app) printAssembled(asm *core.Assembled, bodies bool) {
 		if l.Truncated != "" {
 			header += " · " + l.Truncated
 		}
-		fmt.Fprintln(out, a.ansi("1;36", header))
+		fmt.Fprintln(out, a.ansi("1;36", a.shown(header)))
 		if !bodies {
 			continue
 		}
@@ -90,7 +101,7 @@ func (a *app) printAssembled(asm *core.Assembled, bodies bool) {
 			if l.Name == core.LayerHistory {
 				fmt.Fprintf(out, "[%s]\n", m.Role)
 			}
-			fmt.Fprintln(out, strings.TrimRight(m.Content, "\n"))
+			fmt.Fprintln(out, a.shown(strings.TrimRight(m.Content, "\n")))
 		}
 		fmt.Fprintln(out)
 	}

@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/urfave/cli/v3"
 
@@ -20,11 +19,16 @@ func (a *app) remindCommand() *cli.Command {
 		Name:      "remind",
 		Usage:     "set a reminder: agent remind TEXT --at WHEN (\"tomorrow 9:00\", \"fri 18:00\", +2h, 2026-12-04T18:00)",
 		ArgsUsage: "TEXT|-",
-		Flags:     []cli.Flag{&cli.StringFlag{Name: "at", Usage: "when, in user.timezone", Required: true}},
+		// --at is checked here, not by the flag parser, so a missing one is
+		// told with an example rather than as `required flag "at" not set`.
+		Flags: []cli.Flag{&cli.StringFlag{Name: "at", Usage: "when, in user.timezone (required)"}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			text, err := a.textArg(cmd, "reminder")
 			if err != nil {
 				return err
+			}
+			if strings.TrimSpace(cmd.String("at")) == "" {
+				return usagef("remind needs --at WHEN, e.g.: agent remind %s --at +1h (or \"tomorrow 9:00\", \"fri 18:00\")", exampleWords(text, "call mom"))
 			}
 			return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
 				due, err := reminders.Parse(cmd.String("at"), a.now(), loc)
@@ -37,6 +41,9 @@ func (a *app) remindCommand() *cli.Command {
 					return err
 				}
 				a.infof("reminder %d set for %s", r.ID, reminders.Format(r.DueAt, loc))
+				if a.io.OutTTY && !a.jsonOut {
+					return nil // the line above says it all; a one-row table would repeat it
+				}
 				return a.printReminders([]reminders.Reminder{r}, loc)
 			})
 		},
@@ -46,7 +53,7 @@ func (a *app) remindCommand() *cli.Command {
 func (a *app) remindersCommand() *cli.Command {
 	list := func(ctx context.Context, cmd *cli.Command) error {
 		if cmd.Args().Present() {
-			return usagef("unknown command %q for \"reminders\" (run: agent reminders --help)", cmd.Args().First())
+			return unknownCommand(cmd, cmd.Args().First())
 		}
 		return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
 			var list []reminders.Reminder
@@ -159,16 +166,15 @@ func (a *app) printReminders(list []reminders.Reminder, loc *time.Location) erro
 		if len(list) == 0 {
 			return nil
 		}
-		tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.ansi("1", "ID"), a.ansi("1", "DUE"), a.ansi("1", "STATUS"), a.ansi("1", "TEXT"))
+		tw := a.newTable("ID", "DUE", "STATUS", "TEXT")
 		for _, r := range list {
 			due := reminders.Format(r.DueAt, loc)
 			if r.Status == reminders.StatusPending && !r.DueAt.After(a.now()) {
 				due = a.ansi("31", due)
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.ID, due, r.Status, printable.Escape(strings.Join(strings.Fields(r.Text), " ")))
+			tw.row(strconv.FormatInt(r.ID, 10), due, r.Status, printable.Escape(strings.Join(strings.Fields(r.Text), " ")))
 		}
-		return tw.Flush()
+		return tw.flush()
 	default:
 		for _, r := range list {
 			if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), jsonTime(r.DueAt), r.Status, r.Text); err != nil {
@@ -189,4 +195,18 @@ func (a *app) remindersAtChatStart(ctx context.Context, ws *core.Workspace) {
 	if line, err := reminders.ChatStartLine(ctx, ws.State, a.now(), loc); err == nil && line != "" {
 		a.infof("%s", line)
 	}
+}
+
+// exampleWords is the user's own words for an example command line when
+// they can be shown unquoted, else fallback.
+func exampleWords(text, fallback string) string {
+	if len(text) > 40 || strings.TrimSpace(text) == "" {
+		return fallback
+	}
+	for _, r := range text {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' {
+			return fallback
+		}
+	}
+	return text
 }

@@ -47,7 +47,10 @@ func (a *app) sessionsCommand() *cli.Command {
 						return a.writeJSON(out)
 					}
 					if len(list) == 0 {
-						return nil // an empty list is no error: nothing to print
+						// An empty list is no error: nothing to print, and
+						// a person is told so.
+						a.emptyHint("no sessions yet (start one with: agent chat)")
+						return nil
 					}
 					if !a.io.OutTTY {
 						for _, s := range list {

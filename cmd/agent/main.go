@@ -58,7 +58,10 @@ func run(ctx context.Context, args []string, streams *iostreams) int {
 	defer signal.Stop(pipe)
 	a := &app{io: streams, now: time.Now, detachSignals: detach}
 	root := a.rootCommand()
-	err := envUsageError(root.Run(ctx, args))
+	err := checkCommandWord(root, args)
+	if err == nil {
+		err = envUsageError(root.Run(ctx, args))
+	}
 	if errors.Is(err, syscall.EPIPE) {
 		return exitOK // the reader left; there is nobody to tell
 	}
@@ -141,7 +144,7 @@ func (a *app) rootCommand() *cli.Command {
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
-				return usagef("unknown command %q (run: agent --help)", cmd.Args().First())
+				return unknownCommand(cmd, cmd.Args().First())
 			}
 			return cli.ShowRootCommandHelp(cmd)
 		},
@@ -163,6 +166,9 @@ func (a *app) rootCommand() *cli.Command {
 			a.remindCommand(), a.remindersCommand(), a.jobsCommand(),
 		},
 	}
+	for _, name := range []string{"sessions", "skills", "mcp", "jobs"} {
+		listByDefault(root.Command(name))
+	}
 	setUsageErrors(root)
 	return root
 }
@@ -173,6 +179,12 @@ func (a *app) rootCommand() *cli.Command {
 func setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
 		msg := strings.ToLower(err.Error()[:1]) + err.Error()[1:]
+		// A value of the wrong kind is told in the user's terms, not strconv's.
+		if m := badFlagValue().FindStringSubmatch(err.Error()); m != nil {
+			if kind := valueKind(m[3]); kind != "" {
+				return usagef("%s takes %s, got %q", flagName(m[2]), kind, m[1])
+			}
+		}
 		msg = goStyleFlag().ReplaceAllString(msg, "flag --$1")
 		// A value that starts with '-' is read as a flag: say how to pass it.
 		if f, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
@@ -185,6 +197,10 @@ func setUsageErrors(cmd *cli.Command) {
 		setUsageErrors(sub)
 	}
 }
+
+var badFlagValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): (.*)$`)
+})
 
 var goStyleFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`flag -([a-z][a-z0-9-]+)`) })
 
@@ -205,6 +221,9 @@ func envUsageError(err error) error {
 	if m == nil {
 		return err
 	}
+	if kind := valueKind(m[4]); kind != "" {
+		return usagef("%s (read as --%s) takes %s, got %q", m[2], m[3], kind, m[1])
+	}
 	return usagef("invalid value %q in %s (read as --%s): %s", m[1], m[2], m[3], m[4])
 }
 
@@ -219,12 +238,35 @@ func (a *app) memoryCommand() *cli.Command {
 	}
 }
 
-// requireSubcommand is the action of a command group called without one.
+// requireSubcommand is the action of a command group without a listing,
+// called without a subcommand: its help, asked for in effect (as `gh repo`
+// prints its own), exit 0.
 func (a *app) requireSubcommand(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
-		return usagef("unknown command %q for %q (run: agent %s --help)", cmd.Args().First(), cmd.Name, cmd.Name)
+		return unknownCommand(cmd, cmd.Args().First())
 	}
-	return usagef("%q needs a subcommand (run: agent %s --help)", cmd.Name, cmd.Name)
+	return cli.ShowSubcommandHelp(cmd)
+}
+
+// listByDefault makes a group called without a subcommand run its list
+// subcommand, with that subcommand's flags (`agent sessions -n 5` is
+// `agent sessions list -n 5`), as `agent reminders` and gh's groups do. Only
+// one command is parsed per run, so the two may share the flag values.
+func listByDefault(group *cli.Command) {
+	list := group.Command("list")
+	if list == nil {
+		panic("listByDefault: " + group.Name + " has no list subcommand")
+	}
+	group.Flags = append(group.Flags, list.Flags...)
+	group.Action = func(ctx context.Context, cmd *cli.Command) error {
+		if cmd.Args().Present() {
+			return unknownCommand(cmd, cmd.Args().First())
+		}
+		return list.Action(ctx, cmd)
+	}
+	if !strings.Contains(group.Usage, "(default)") {
+		group.Usage += "; list (default)"
+	}
 }
 
 // openWorkspace resolves the home and opens it; the error names the path and
@@ -258,6 +300,15 @@ func (a *app) warnf(format string, args ...any) {
 func (a *app) infof(format string, args ...any) {
 	if !a.quiet {
 		a.warnf(format, args...)
+	}
+}
+
+// emptyHint says on stderr that a listing is empty, and how to add to it,
+// when a person reads stderr: piped or --json, the empty output (and the
+// exit code) say it to a script, which a hint would only clutter.
+func (a *app) emptyHint(format string, args ...any) {
+	if a.io.ErrTTY && !a.jsonOut {
+		a.infof(format, args...)
 	}
 }
 

@@ -56,12 +56,14 @@ func (g *noticeGate) release() {
 type replyStream struct {
 	w       io.Writer
 	gate    *noticeGate
+	wait    *waitLine // erased at the first token (nil: none shown)
 	started bool
 	last    string
 }
 
 func (r *replyStream) token(tok string) {
 	if !r.started && tok != "" {
+		r.wait.stop() // before the reply's first word reaches the terminal
 		r.started = true
 		r.gate.hold()
 	}
@@ -74,6 +76,7 @@ func (r *replyStream) token(tok string) {
 // end finishes the reply's line (when something was written) and lets the
 // held notes out.
 func (r *replyStream) end() {
+	r.wait.stop()
 	if r.started && !strings.HasSuffix(r.last, "\n") {
 		io.WriteString(r.w, "\n")
 	}

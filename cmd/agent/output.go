@@ -36,13 +36,14 @@ func writeTSV(w io.Writer, fields ...string) error {
 
 var tsvEscaper = strings.NewReplacer("\\", "\\\\", "\t", "\\t", "\n", "\\n", "\r", "\\r")
 
-// textArg returns the command's single text argument, reading standard input
-// when it is "-". Empty text is refused: an empty note is always a mistake.
+// textArg returns the command's text: its words joined by spaces, as chat
+// joins them (agent log booked flights), or standard input when the only
+// word is "-". Empty text is refused: an empty note is always a mistake.
 func (a *app) textArg(cmd *cli.Command, what string) (string, error) {
-	if cmd.Args().Len() != 1 {
-		return "", usagef("%s takes exactly one argument: TEXT, or - to read standard input", cmd.FullName())
+	if cmd.Args().Len() == 0 {
+		return "", usagef("%s needs TEXT (or - to read standard input), e.g.: %s", cmd.Name, textExample(cmd))
 	}
-	text := cmd.Args().First()
+	text := strings.Join(cmd.Args().Slice(), " ")
 	if text == "-" {
 		b, err := io.ReadAll(a.io.In)
 		if err != nil {
@@ -57,6 +58,19 @@ func (a *app) textArg(cmd *cli.Command, what string) (string, error) {
 		return "", usagef("empty %s: nothing to write", what)
 	}
 	return text, nil
+}
+
+// textExample is how a command that takes text is used, for its errors.
+func textExample(cmd *cli.Command) string {
+	switch cmd.Name {
+	case "log":
+		return "agent log booked flights to Lisbon"
+	case "add":
+		return "agent memory add I prefer a window seat"
+	case "remind":
+		return "agent remind call mom --at +1h"
+	}
+	return "agent " + cmd.Name + " some words"
 }
 
 // ansi wraps s in an SGR sequence when colour is on.

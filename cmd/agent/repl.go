@@ -13,16 +13,19 @@ import (
 	"syscall"
 
 	"github.com/chzyer/readline"
+	"github.com/rivo/uniseg"
 	"golang.org/x/term"
 
 	"agent/core"
 	"agent/core/callview"
+	"agent/core/printable"
 	"agent/memory"
 	"agent/profile"
 )
 
 const replHelp = `Type a message and press Enter. End a line with \ to continue it on the next,
-or open and close a block with """ for multi-line text. Ctrl-C stops a reply;
+or open and close a block with """ for multi-line text; a paste is one message,
+however many lines it has (its breaks show as ↵). Ctrl-C stops a reply;
 Ctrl-D or /exit leaves.
 
   /help          this help
@@ -58,6 +61,9 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		f.Close()
 	}
 	rl, err := readline.NewEx(&readline.Config{
+		// A paste arrives as one message however many lines it has
+		// (bracketed paste, turned on below).
+		Stdin:           readline.NewCancelableStdin(&pasteReader{r: os.Stdin}),
 		Prompt:          a.ansiErr("1;32", "› "),
 		HistoryFile:     history,
 		InterruptPrompt: "^C",
@@ -77,6 +83,13 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		return fmt.Errorf("start line editor: %w", err)
 	}
 	defer rl.Close()
+	if a.io.ErrTTY {
+		// The terminal wraps a paste in markers from now on; it is told to
+		// stop on every way out (return, panic, SIGTERM and SIGHUP end the
+		// loop through a return), or the shell after us would get them.
+		fmt.Fprint(a.io.Err, pasteOn)
+		defer fmt.Fprint(a.io.Err, pasteOff)
+	}
 	s.chat.Confirm = func(q string) bool {
 		rl.SetPrompt(q + " [y/N] ")
 		defer rl.SetPrompt(a.ansiErr("1;32", "› "))
@@ -196,7 +209,7 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 	if s.mcp != nil {
 		s.mcp.Revive(ctx) // servers that died start again in the background
 	}
-	stream := &replyStream{w: a.io.Out, gate: s.notes}
+	stream := &replyStream{w: a.io.Out, gate: s.notes, wait: a.startWait(waitingFor(s))}
 	_, err := s.chat.Turn(turnCtx, &s.session, line, stream.token)
 	close(done)
 	cancel()
@@ -215,7 +228,10 @@ func readInput(rl *readline.Instance) (string, error) {
 		// The line history is a file in the workspace: a secret typed (or
 		// pasted) is kept there as its marker, as in the session. The
 		// message is redacted whole, so a key block pasted over several
-		// lines is caught as one.
+		// lines is caught as one (a paste's breaks are real ones here).
+		for i, l := range typed {
+			typed[i] = pastedText(l)
+		}
 		text, _ := memory.RedactLines(strings.Join(typed, "\n"))
 		for _, l := range strings.Split(text, "\n") {
 			if len(typed) > 0 && (l != "" || len(typed) == 1) {
@@ -234,6 +250,13 @@ func readInput(rl *readline.Instance) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	msg, err := readRest(line, readLine)
+	return pastedText(msg), err
+}
+
+// readRest reads the rest of a message that starts with line.
+func readRest(line string, readLine func() (string, error)) (string, error) {
+	var err error
 	if strings.TrimSpace(line) == `"""` {
 		var parts []string
 		for {
@@ -294,8 +317,14 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 		if len(hits) == 0 {
 			a.warnf("no matches for %q", arg)
 		}
+		// A note's text is anyone's (a notes folder, an import): its
+		// control bytes are shown, never acted on; and each line is cut to
+		// the terminal's width, so a long chunk is a glance, as in
+		// memory search.
+		width, _ := termSize()
 		for _, h := range hits {
-			fmt.Fprintf(a.io.Out, "%s\n%s\n\n", a.ansi("1;36", h.Citation()), indent(clipLines(h.Text, 6), "  "))
+			text := clipWidth(printable.Escape(clipLines(h.Text, 6)), width-2)
+			fmt.Fprintf(a.io.Out, "%s\n%s\n\n", a.ansi("1;36", printable.Escape(h.Citation())), indent(text, "  "))
 		}
 	case "/remember":
 		if arg == "" {
@@ -330,7 +359,9 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 // ansiErr colours text meant for stderr (the prompt) when stderr is a TTY
 // and NO_COLOR is unset.
 func (a *app) ansiErr(code, s string) string {
-	if _, noColor := os.LookupEnv("NO_COLOR"); noColor || !a.io.ErrTTY {
+	// TERM=dumb is a terminal that draws no escapes (Emacs' shell, some
+	// CI logs): colour off there as with NO_COLOR, as stdout's is.
+	if _, noColor := os.LookupEnv("NO_COLOR"); noColor || !a.io.ErrTTY || os.Getenv("TERM") == "dumb" {
 		return s
 	}
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
@@ -347,6 +378,26 @@ func clipLines(s string, n int) string {
 		return strings.Join(lines, "\n")
 	}
 	return strings.Join(lines[:n], "\n") + "\n…"
+}
+
+// clipWidth cuts every line of s to width display columns, marking a cut
+// with "…".
+func clipWidth(s string, width int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if displayWidth(l) <= width {
+			continue
+		}
+		var b strings.Builder
+		w := 0
+		g := uniseg.NewGraphemes(l)
+		for g.Next() && w+g.Width() <= width-1 {
+			b.WriteString(g.Str())
+			w += g.Width()
+		}
+		lines[i] = b.String() + "…"
+	}
+	return strings.Join(lines, "\n")
 }
 
 // termSize is the terminal's size as stderr sees it (where the REPL

@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -194,5 +197,123 @@ func TestREPLInATerminal(t *testing.T) {
 	p.send(keyCtrlD)
 	if err := p.wait(); err != nil {
 		t.Fatalf("Ctrl-D: %v", err)
+	}
+}
+
+// A paste of many lines is one message (bracketed paste): the model gets
+// one request with the lines as pasted, and the terminal is told to stop
+// marking pastes when the REPL ends.
+func TestREPLPasteIsOneMessage(t *testing.T) {
+	h := newHarness(t)
+	srv := h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	srv.Script(ollamatest.Text("Got the paste."), ollamatest.Text("Second."))
+	p := h.startPTY(nil, "chat", "--session", "paste")
+	p.expect(`\x1b\[\?2004h`)
+	p.expect(prompt)
+	before := len(srv.Requests())
+	p.send(pasteStart + "line one\r\n  line two\r\nline three\r\n" + pasteEnd + keyEnter)
+	p.expect(`Got the paste\.`)
+	p.expect(prompt)
+	p.send("after" + keyEnter)
+	p.expect(`Second\.`)
+	p.expect(prompt)
+	reqs := srv.Requests()[before:]
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests reached the model, want 2 (the paste, then one line)", len(reqs))
+	}
+	var user string
+	for _, m := range reqs[0].Messages {
+		if m.Role == "user" {
+			user = m.Content
+		}
+	}
+	if !strings.HasSuffix(user, "line one\n  line two\nline three") {
+		t.Errorf("the model received %q, want the three pasted lines", user)
+	}
+	p.send(keyCtrlD)
+	p.expect(`\x1b\[\?2004l`)
+	if err := p.wait(); err != nil {
+		t.Fatalf("Ctrl-D: %v", err)
+	}
+}
+
+// TERM=dumb draws no escapes: the prompt is not coloured there, as with
+// NO_COLOR.
+func TestREPLPromptPlainOnADumbTerminal(t *testing.T) {
+	h := newHarness(t)
+	h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	p := h.startPTY([]string{"TERM=dumb"}, "chat", "--session", "dumb")
+	p.expect(`new session dumb`)
+	p.expect(`› `)
+	if out := p.all(); strings.Contains(out, "\x1b[1;32m") {
+		t.Errorf("a coloured prompt with TERM=dumb:\n%q", out)
+	}
+	p.send(keyCtrlD)
+	if err := p.wait(); err != nil {
+		t.Fatalf("Ctrl-D: %v", err)
+	}
+}
+
+// /search shows a stored note as memory search does: its control bytes
+// escaped, never acted on, and a long line cut at the terminal's width.
+func TestREPLSearchEscapesAndFits(t *testing.T) {
+	h := newHarness(t)
+	h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	f, err := os.OpenFile(filepath.Join(h.home, "MEMORY.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("word ", 60) + "ENDMARK"
+	fmt.Fprintf(f, "\n- The kingfisher\x1b]0;pwned\x07 came back\x1b[2J %s\n", long)
+	f.Close()
+	p := h.startPTY(nil, "chat", "--session", "search")
+	p.expect(prompt)
+	p.send("/search kingfisher" + keyEnter)
+	p.expect(`kingfisher\\x1b\]0;pwned\\x07 came back\\x1b\[2J word`)
+	p.expect(prompt)
+	out := p.all()
+	if strings.Contains(out, "\x1b]0;pwned") || strings.Contains(out, "\x1b[2J") {
+		t.Errorf("a control sequence from a note reached the terminal:\n%q", out)
+	}
+	if strings.Contains(out, "ENDMARK") {
+		t.Errorf("a long line was not cut at the terminal's width:\n%q", out)
+	}
+	p.send(keyCtrlD)
+	if err := p.wait(); err != nil {
+		t.Fatalf("Ctrl-D: %v", err)
+	}
+}
+
+// A stored reply holding an escape sequence is shown escaped by agent
+// prompt on a terminal (and by /prompt, the same printer); piped, the
+// prompt stays the bytes the model is sent.
+func TestPromptEscapesStoredRepliesOnATerminal(t *testing.T) {
+	h := newHarness(t)
+	srv := h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	srv.Script(ollamatest.Text("Sure\x1b]0;pwned\x07 thing\x1b[2J done."))
+	if r := h.run("", "chat", "--session", "esc", "hello"); r.code != 0 {
+		t.Fatal(r)
+	}
+	out := h.runPTY("prompt", "--continue", "next")
+	if strings.Contains(out, "\x1b]0;pwned") || strings.Contains(out, "\x1b[2J") {
+		t.Errorf("a stored reply's control sequence reached the terminal:\n%q", out)
+	}
+	if !strings.Contains(out, `Sure\x1b]0;pwned\x07 thing\x1b[2J done.`) {
+		t.Errorf("the stored reply is not shown escaped:\n%q", out)
+	}
+	if r := h.run("", "prompt", "--continue", "next"); !strings.Contains(r.stdout, "Sure\x1b]0;pwned\x07 thing") {
+		t.Errorf("piped, the prompt is not the bytes sent: %s", r)
 	}
 }

@@ -28,12 +28,24 @@ func TestTablesAlignOnATerminal(t *testing.T) {
 	h.must("", "soul", "history")
 	h.must("", "chat", "--session", "a", "hello 東京")
 	h.must("", "chat", "--session", "longer-session-name", "hi")
+	for _, name := range []string{"a-long-job-name", "distill"} {
+		if r := h.run("", "jobs", "add", name, "--schedule", "@daily", "--", "log", "東京 note"); r.code != 0 {
+			t.Fatal(r)
+		}
+	}
+	for _, text := range []string{"call 東京 office", "water the plants"} {
+		if r := h.run("", "remind", text, "--at", "+2h"); r.code != 0 {
+			t.Fatal(r)
+		}
+	}
 
 	for _, args := range [][]string{
 		{"profile", "show"},
 		{"profile", "history"},
 		{"soul", "history"},
 		{"sessions", "list"},
+		{"reminders"},
+		{"jobs"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			out := h.runPTY(args...)
@@ -82,3 +94,19 @@ func columnStarts(line string) []int {
 
 // displayLine is the line without its colour escapes.
 func displayLine(s string) string { return sgr().ReplaceAllString(s, "") }
+
+// On a terminal, remind says what it set in one line; the one-row table
+// that repeated it is printed only for scripts (piped, or --json).
+func TestRemindConfirmsOnceOnATerminal(t *testing.T) {
+	h := newHarness(t)
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	out := h.runPTY("remind", "call", "mom", "--at", "+1h")
+	if !strings.Contains(out, "agent: reminder 1 set for ") || strings.Contains(out, "STATUS") || strings.Contains(out, "pending") {
+		t.Errorf("remind on a terminal shows:\n%s", out)
+	}
+	if r := h.run("", "remind", "call", "dad", "--at", "+1h"); r.code != 0 || !strings.HasPrefix(r.stdout, "2\t") {
+		t.Errorf("piped remind: %s", r)
+	}
+}

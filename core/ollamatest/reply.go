@@ -36,6 +36,12 @@ type Reply struct {
 	DoneReason string `json:"done_reason,omitempty"`
 	// PromptEvalCount overrides the computed count (see PromptTokens).
 	PromptEvalCount int `json:"prompt_eval_count,omitempty"`
+
+	// Hold, when set, keeps the whole answer back (not even the headers,
+	// as while Ollama loads a model) until it is closed or the client goes
+	// away: a test sees what the client shows while it waits, then lets
+	// the first token through, with no sleep.
+	Hold <-chan struct{} `json:"-"`
 }
 
 // ToolCall is a tool call the fake model makes.

@@ -342,6 +342,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "ollamatest: no scripted reply left")
 		return
 	}
+	if reply.Hold != nil {
+		select {
+		case <-reply.Hold:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if reply.Status != 0 {
 		writeError(w, reply.Status, reply.Error)
 		return

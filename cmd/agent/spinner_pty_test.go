@@ -1,0 +1,61 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"agent/core/ollamatest"
+)
+
+// While the model has not sent its first token, a terminal shows what the
+// turn waits for on stderr; the line is erased before the reply's first
+// word. Piped, nothing of it appears. The fake Ollama holds its answer
+// until the test has seen the line (no sleeps, no timing assertion).
+func TestWaitLineUntilTheFirstToken(t *testing.T) {
+	h := newHarness(t)
+	srv := h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	for _, mode := range []string{"one-shot", "repl"} {
+		t.Run(mode, func(t *testing.T) {
+			hold := make(chan struct{})
+			srv.Script(ollamatest.Reply{Text: "Here at last.", Hold: hold})
+			var p *ptyProc
+			if mode == "one-shot" {
+				p = h.startPTY(nil, "chat", "--session", "wait-"+mode, "are you there?")
+			} else {
+				p = h.startPTY(nil, "chat", "--session", "wait-"+mode)
+				p.expect(prompt)
+				p.send("are you there?" + keyEnter)
+			}
+			p.expect(`⠋ waiting for llama3\.2(:latest)?…`)
+			close(hold)
+			p.expect(`Here at last\.`)
+			out := p.all()
+			i := strings.LastIndex(out, "waiting for")
+			j := strings.Index(out, "Here at last.")
+			if erase := strings.Index(out[i:], "\r\x1b[K"); erase < 0 || i+erase > j {
+				t.Errorf("the wait line was not erased before the reply:\n%q", out)
+			}
+			if mode == "repl" {
+				p.expect(prompt)
+				p.send(keyCtrlD)
+			}
+			if err := p.wait(); err != nil {
+				t.Fatalf("%s: %v\n%q", mode, err, p.all())
+			}
+		})
+	}
+
+	// Piped: the reply, held past the delay a terminal would have shown
+	// the line after, arrives with no wait line on either stream.
+	hold := make(chan struct{})
+	time.AfterFunc(3*waitDelay, func() { close(hold) })
+	srv.Script(ollamatest.Reply{Text: "Piped reply.", Hold: hold})
+	r := h.run("", "chat", "--session", "piped", "hello")
+	if r.code != 0 || strings.Contains(r.stdout+r.stderr, "waiting for") || strings.Contains(r.stdout, "\x1b") {
+		t.Errorf("piped chat showed a wait line: %s", r)
+	}
+}

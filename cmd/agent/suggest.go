@@ -1,0 +1,131 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v3"
+)
+
+// unknownCommand is the usage error for a word that names no subcommand of
+// cmd, with the nearest one when a typo explains it (gh's "did you mean").
+func unknownCommand(cmd *cli.Command, word string) error {
+	path := cmd.FullName()
+	if path == "" {
+		path = cmd.Name
+	}
+	if near := nearestCommand(cmd, word); near != "" {
+		return usagef("unknown command %q for %q; did you mean %s? (run: %s --help)", word, path, near, path)
+	}
+	return usagef("unknown command %q for %q (run: %s --help)", word, path, path)
+}
+
+// nearestCommand is the subcommand of cmd whose name (or alias) is within
+// two edits of word, or that word starts, if exactly one is nearest.
+func nearestCommand(cmd *cli.Command, word string) string {
+	best, bestD, ties := "", 3, 0
+	for _, sub := range cmd.Commands {
+		if sub.Hidden {
+			continue
+		}
+		for _, name := range append([]string{sub.Name}, sub.Aliases...) {
+			d := editDistance(strings.ToLower(word), name)
+			if len(word) >= 3 && strings.HasPrefix(name, strings.ToLower(word)) {
+				d = 1
+			}
+			switch {
+			case d < bestD:
+				best, bestD, ties = sub.Name, d, 1
+			case d == bestD && sub.Name != best:
+				ties++
+			}
+		}
+	}
+	if ties != 1 {
+		return ""
+	}
+	return best
+}
+
+// editDistance counts the single-letter insertions, deletions, changes and
+// swaps of two neighbours that turn a into b (a swap is the commonest typo:
+// chta).
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+// globalValueFlags are the root's flags that take a value as the next word.
+var globalValueFlags = map[string]bool{"home": true, "model": true, "embed-model": true}
+
+// checkCommandWord finds the command word in args (after the global flags)
+// and refuses it when it names no command, before flags meant for that
+// command are parsed by the root: `agent remnd x --at +1h` is an unknown
+// command, not an unknown flag --at.
+func checkCommandWord(root *cli.Command, args []string) error {
+	for i := 1; i < len(args); i++ {
+		w := args[i]
+		if w == "--" {
+			return nil
+		}
+		if strings.HasPrefix(w, "-") && w != "-" {
+			name := strings.TrimLeft(w, "-")
+			if !strings.Contains(name, "=") && globalValueFlags[name] {
+				i++
+			}
+			continue
+		}
+		if w == "help" || root.Command(w) != nil {
+			return nil
+		}
+		return unknownCommand(root, w)
+	}
+	return nil
+}
+
+// valueKind says in the user's words what kind of value a flag wanted, from
+// the parser's reason for refusing one (strconv's and time's wording, pinned
+// by go.mod's Go version and by transcript tests); "" when unknown.
+func valueKind(reason string) string {
+	switch {
+	case strings.Contains(reason, "strconv.ParseInt"), strings.Contains(reason, "strconv.ParseUint"):
+		if strings.Contains(reason, "value out of range") {
+			return "a smaller whole number"
+		}
+		return "a whole number"
+	case strings.Contains(reason, "strconv.ParseFloat"):
+		return "a number"
+	case strings.Contains(reason, "strconv.ParseBool"):
+		return "true or false"
+	case strings.Contains(reason, "time: "):
+		return "a duration such as 90s, 5m or 2h"
+	}
+	return ""
+}
+
+// flagName is a flag as the user types it: -k, --num-ctx.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
