@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"agent/core"
 	"agent/core/forget"
 	"agent/core/printable"
 	"agent/index"
@@ -23,6 +24,21 @@ func forgetFlags() []cli.Flag {
 	}
 }
 
+// openForForget opens the workspace and its index: a forget finds and
+// removes a phrase in both.
+func (a *app) openForForget(ctx context.Context) (*core.Workspace, *index.Index, error) {
+	ws, err := a.openWorkspace(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := index.Open(ctx, ws.Home, func(msg string) { a.warnf("%s", msg) })
+	if err != nil {
+		ws.Close()
+		return nil, nil, err
+	}
+	return ws, ix, nil
+}
+
 func (a *app) forgetCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "forget",
@@ -33,15 +49,11 @@ func (a *app) forgetCommand() *cli.Command {
 			if cmd.Args().Len() != 1 {
 				return usagef("forget takes one TEXT (quote a phrase)")
 			}
-			ws, err := a.openWorkspace(ctx)
+			ws, ix, err := a.openForForget(ctx)
 			if err != nil {
 				return err
 			}
 			defer ws.Close()
-			ix, err := index.Open(ctx, ws.Home, func(msg string) { a.warnf("%s", msg) })
-			if err != nil {
-				return err
-			}
 			defer ix.Close()
 			plan, err := forget.Find(ctx, ws.Home, ws.State, ix, cmd.Args().First())
 			if err != nil {
@@ -75,15 +87,11 @@ func (a *app) sessionsDeleteCommand() *cli.Command {
 			if !cmd.Args().Present() && before.IsZero() {
 				return usagef("sessions delete takes NAME… or --before DATE")
 			}
-			ws, err := a.openWorkspace(ctx)
+			ws, ix, err := a.openForForget(ctx)
 			if err != nil {
 				return err
 			}
 			defer ws.Close()
-			ix, err := index.Open(ctx, ws.Home, func(msg string) { a.warnf("%s", msg) })
-			if err != nil {
-				return err
-			}
 			defer ix.Close()
 			plan, err := forget.Sessions(ctx, ws.Home, ws.State, ix, cmd.Args().Slice(), before)
 			if err != nil {
