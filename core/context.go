@@ -56,6 +56,9 @@ type Assembled struct {
 	// the user's message and stored with it (its own column, apart from the
 	// user's words) so later requests replay the same bytes.
 	Context string `json:"-"`
+	// Opening says Context carries the session's opening (sessionOpening):
+	// stored with the message, so later turns know it without reading it back.
+	Opening bool `json:"-"`
 	// PrefixReuse is how many bytes of this request's messages the previous
 	// request of the session began with too (what the model can keep
 	// evaluated), of RequestBytes; 0 for a session's first request.
@@ -349,8 +352,8 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	recalled, kept, memLayer := fitRecall(est, in.Recalled, windowCarries(in.History, w, placement), in.SessionName, recallBudget)
 	a.Recalled = kept
 	note := in.Note
-	if placement != PlacementExchange || !carriesOpening(w.msgs) {
-		note = withOpening(in.Note, in.Opening)
+	if in.Opening != "" && (placement != PlacementExchange || !w.opening) {
+		note, a.Opening = withOpening(in.Note, in.Opening), true
 	}
 	a.Context = turnContext(note, recalled)
 	memLayer.Tokens = est.message(Message{Content: a.Context})
@@ -400,22 +403,6 @@ func withOpening(note, opening string) string {
 	return note + "\n\n" + strings.TrimRight(opening, "\n")
 }
 
-// carriesOpening reports whether a replayed user message begins with a
-// context that holds a session's opening: its time note, then the opening
-// (the layout turnContext and assemble give it; a fold keeps it, since it
-// comes before the recalled passages).
-func carriesOpening(msgs []Message) bool {
-	for _, m := range msgs {
-		if m.Role != "user" || !strings.HasPrefix(m.Content, "[sent ") {
-			continue
-		}
-		if note, rest, ok := strings.Cut(m.Content, "]\n\n"); ok && !strings.Contains(note, "\n") && strings.HasPrefix(rest, openingMark) {
-			return true
-		}
-	}
-	return false
-}
-
 // withContext is a user's message as sent with the exchange placement:
 // its context (the bracketed time, then the fenced recall) at the top, a
 // blank line, then the user's own words. The two are stored apart and
@@ -440,6 +427,7 @@ type exchange struct {
 	// (none with the layer placement); folded that context folded to its
 	// time (foldContext).
 	words, context, folded string
+	opening                bool // its context carries the session's opening
 	replies                []Message
 	// before is where the exchange begins in the session: the
 	// transcriptChars of everything before it; msgsBefore how many carried
@@ -476,7 +464,7 @@ func exchanges(stored []StoredMessage, placement string) (out []exchange, msgs i
 		case m.Role == "user":
 			e := exchange{id: m.ID, words: m.Content, before: before, msgsBefore: msgsBefore}
 			if placement == PlacementExchange {
-				e.context, e.folded = m.Context, foldContext(m.Context)
+				e.context, e.folded, e.opening = m.Context, foldContext(m.Context), m.Opening
 			}
 			out = append(out, e)
 		case m.Role == "assistant" && m.Content != "" && len(out) > 0:
@@ -520,6 +508,9 @@ type window struct {
 	// moved says the window starts later than it did before the
 	// session's last exchange.
 	moved bool
+	// opening says a replayed message carries the session's opening (a
+	// fold keeps it: it comes before the recalled passages).
+	opening bool
 }
 
 // fitHistory keeps the most recent exchanges that fit, whole.
@@ -612,6 +603,7 @@ func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget,
 	w.layer.Tokens = folded[start] + room
 	for i := start; i < len(ex); i++ {
 		w.msgs = append(w.msgs, ex[i].messages(i >= open)...)
+		w.opening = w.opening || ex[i].opening
 		if i < open && extra[i] > 0 {
 			w.layer.Folded++
 		}

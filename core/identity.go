@@ -198,8 +198,7 @@ func quotedLines(q *Quoted, lines []string) string {
 // session's opening quotes, in characters each side.
 const lastSessionQuote = 140
 
-// openingMark begins a session's opening, so that the window can tell a
-// replayed message that carries it (carriesOpening).
+// openingMark begins a session's opening.
 const openingMark = "[this conversation began "
 
 // sessionOpening is what a session says about itself to the model: when

@@ -36,7 +36,10 @@ type StoredMessage struct {
 	Status  string `json:"status"` // complete, interrupted, error
 	// Context is what a user's message was sent with (its time, recalled
 	// memory): replayed before it in later requests.
-	Context         string     `json:"context"`
+	Context string `json:"context"`
+	// Opening says that Context holds the session's opening
+	// (sessionOpening), as assemble put it there.
+	Opening         bool       `json:"-"`
 	ToolCalls       []ToolCall `json:"tool_calls"` // assistant messages that called tools
 	ToolName        string     `json:"tool_name"`  // tool results
 	PromptEvalCount int        `json:"prompt_eval_count"`
@@ -125,8 +128,8 @@ const (
 		END, ?2, ?3, ?4
 		RETURNING id, name, created_at, updated_at`
 	sqlSessionTouch   = `UPDATE sessions SET updated_at = ?, model = ?, turns = turns + (? = 'user') WHERE id = ?`
-	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlMessageColumns = `id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, chars_before, msgs_before`
+	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlMessageColumns = `id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, chars_before, msgs_before`
 	sqlMessagesOfSess = `SELECT ` + sqlMessageColumns + ` FROM messages WHERE session_id = ? ORDER BY id`
 	// A page of a session's messages before ?2, newest first, by the
 	// messages_by_session index.
@@ -355,7 +358,7 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 		return 0, fmt.Errorf("store message: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, sqlMessageInsert, s.ID, m.Role, m.Content, calls, m.ToolName, m.Status, m.PromptEvalCount, m.EvalCount, now, m.Context)
+	res, err := tx.ExecContext(ctx, sqlMessageInsert, s.ID, m.Role, m.Content, calls, m.ToolName, m.Status, m.PromptEvalCount, m.EvalCount, now, m.Context, m.Opening)
 	if err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
 	}
@@ -387,7 +390,7 @@ func (st *Sessions) messages(ctx context.Context, s Session, out []StoredMessage
 	for rows.Next() {
 		var m StoredMessage
 		var calls, created string
-		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context, &m.CharsBefore, &m.MsgsBefore); err != nil {
+		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context, &m.Opening, &m.CharsBefore, &m.MsgsBefore); err != nil {
 			return nil, fmt.Errorf("read session %s: %w", s.Name, err)
 		}
 		if calls != "" {
