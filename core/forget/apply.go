@@ -114,12 +114,20 @@ func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time)
 	}
 	defer tx.Rollback()
 	for _, r := range p.rows {
-		q := fmt.Sprintf(`UPDATE %s SET %s = ?1 WHERE rowid = ?2`, quoteIdent(r.table), quoteIdent(r.column))
+		// Only a value still as it was listed: a chat or a revision may
+		// have changed it while the user read the list, and the newer
+		// words must not be overwritten with the old ones.
+		set := "%s = ?1"
 		if r.rehash {
-			q = fmt.Sprintf(`UPDATE %s SET %s = ?1, sha256 = ?3 WHERE rowid = ?2`, quoteIdent(r.table), quoteIdent(r.column))
+			set = "%s = ?1, sha256 = ?3"
 		}
-		if _, err := tx.ExecContext(ctx, q, r.value, r.rowid, revisions.Hash(r.value)); err != nil {
+		q := fmt.Sprintf(`UPDATE %s SET `+set+` WHERE rowid = ?2 AND %[2]s = ?4`, quoteIdent(r.table), quoteIdent(r.column))
+		res, err := tx.ExecContext(ctx, q, r.value, r.rowid, revisions.Hash(r.value), r.old)
+		if err != nil {
 			return fmt.Errorf("forget: update %s.%s: %w", r.table, r.column, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return fmt.Errorf("forget: %s.%s row %d changed since it was listed; nothing was changed (run the command again)", r.table, r.column, r.rowid)
 		}
 	}
 	// A message's words changed length: the positions after it in its

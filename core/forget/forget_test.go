@@ -69,9 +69,52 @@ func TestForgottenHolds(t *testing.T) {
 		}
 	}
 	var n int
-	db.QueryRow(`SELECT count(*) FROM forgotten WHERE hash LIKE '%heron%' OR CAST(salt AS TEXT) LIKE '%heron%'`).Scan(&n)
-	if n != 0 {
-		t.Error("the phrase is recorded in the forgotten table")
+	if err := db.QueryRow(`SELECT count(*) FROM forgotten`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("forgotten rows: %d, %v; want the one forget recorded", n, err)
+	}
+	// Recorded without the phrase: no byte of state.db (its WAL included)
+	// holds it, in any case.
+	files, _ := filepath.Glob(filepath.Join(home, "state.db*"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.ToLower(string(b)), "heron") {
+			t.Errorf("%s holds the phrase", filepath.Base(f))
+		}
+	}
+}
+
+// A value that changed between the listing and the forget (a chat turn, a
+// revision, while the user read the list) is not overwritten with the old
+// words: the forget stops, changing nothing.
+func TestForgetRefusesAValueChangedSinceListed(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	write(t, home, "logs/2026-11-20.md", "# 2026-11-20\n\nthe door code is blue heron 42\n")
+	res, err := db.Exec(`INSERT INTO profile_proposals (key, value, reason, proposed_by, created_at) VALUES ('user.door', 'blue heron 42', 'said so', 'test', '2026-11-20T10:00:00Z')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := res.LastInsertId()
+	p, err := forget.Find(ctx, home, db, nil, "blue heron 42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const newer = "blue heron 42, and the new code is 7"
+	if _, err := db.Exec(`UPDATE profile_proposals SET value = ? WHERE rowid = ?`, newer, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err == nil || !strings.Contains(err.Error(), "changed since it was listed") {
+		t.Fatalf("Apply = %v, want a refusal naming the changed value", err)
+	}
+	var v string
+	if err := db.QueryRow(`SELECT value FROM profile_proposals WHERE rowid = ?`, id).Scan(&v); err != nil || v != newer {
+		t.Errorf("the value is %q (%v), want the newer words kept", v, err)
+	}
+	if got := read(t, home, "logs/2026-11-20.md"); !strings.Contains(got, "blue heron 42") {
+		t.Errorf("the log was changed though the forget stopped: %q", got)
 	}
 }
 

@@ -76,8 +76,8 @@ type fileEdit struct {
 type rowEdit struct {
 	table, column string
 	rowid         int64
-	value         string
-	rehash        bool // a revision: its sha256 follows its content
+	old, value    string // as listed, and as it will be
+	rehash        bool   // a revision: its sha256 follows its content
 }
 
 // Empty reports whether the plan changes nothing.
@@ -350,7 +350,7 @@ func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string) er
 		if n == 0 {
 			continue
 		}
-		e := rowEdit{table: table, column: col, rowid: id, value: nv, rehash: table == "revisions" && col == "content"}
+		e := rowEdit{table: table, column: col, rowid: id, old: v, value: nv, rehash: table == "revisions" && col == "content"}
 		p.rows = append(p.rows, e)
 		pl := Place{Kind: "state", Table: table, Column: col, Row: id, Count: n}
 		if onlyMarkers(nv) {
