@@ -526,9 +526,6 @@ func toolCallNames(calls []ToolCall) string {
 	return strings.Join(names, ", ")
 }
 
-// turnHeadingMark separates a logged turn's time from its session name.
-const turnHeadingMark = " · session "
-
 // logTurn appends a finished exchange to today's log so conversations become
 // searchable memory, under a "### HH:MM · session NAME" heading.
 func (c *Chat) logTurn(t *turn, message, reply string) error {
@@ -536,7 +533,7 @@ func (c *Chat) logTurn(t *turn, message, reply string) error {
 	if who == "" {
 		who = "Assistant"
 	}
-	heading := t.now.Format("15:04") + turnHeadingMark + t.session.Name
+	heading := t.now.Format("15:04") + memory.TurnHeadingMark + t.session.Name
 	_, err := memory.AppendLogEntry(c.WS.Home, t.now, heading, memory.TurnEntry(message, who, reply))
 	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	"agent/core/compact"
 	"agent/core/distill"
+	"agent/memory"
 )
 
 // summaryShare is the room a compaction summary has at the start of the
@@ -103,7 +104,7 @@ func (c *Chat) compactWindow(ctx context.Context, s *Session, t *turn, model dis
 	}
 	loc, _ := c.zone(tz)
 	res, err := compact.Run(ctx, compact.Options{
-		Home: c.WS.Home, Mark: turnHeadingMark + s.Name, Since: s.CreatedAt.In(loc).Format("2006-01-02"),
+		Home: c.WS.Home, Mark: memory.TurnHeadingMark + s.Name, Since: s.CreatedAt.In(loc).Format("2006-01-02"),
 		Turns: turns, Previous: prev, Model: model, NumCtx: c.NumCtx,
 		CharsPerToken: t.cpt, MaxChars: maxChars,
 		Progress: progress, Now: c.Now,

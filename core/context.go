@@ -751,7 +751,7 @@ func windowCarries(stored []StoredMessage, w window, placement string) []StoredM
 func inWindow(h Recalled, window []StoredMessage, session string) bool {
 	cited := "source=\"" + neutralise(h.Citation()) + "\""
 	text := strings.TrimSpace(neutralise(h.Text))
-	own := session != "" && strings.HasSuffix(h.Heading, turnHeadingMark+session)
+	own := session != "" && strings.HasSuffix(h.Heading, memory.TurnHeadingMark+session)
 	for _, m := range window {
 		if m.Context != "" && (strings.Contains(m.Context, cited) || text != "" && strings.Contains(m.Context, text)) {
 			return true

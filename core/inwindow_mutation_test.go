@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agent/core/ollamatest"
+	"agent/memory"
 )
 
 // A turn of this session that the window has dropped is recalled even when
@@ -67,7 +68,7 @@ func TestDroppedOwnTurnWithRepeatedReplyIsRecalled(t *testing.T) {
 	}
 	found := false
 	for _, h := range rec.last() {
-		if strings.HasSuffix(h.Heading, turnHeadingMark+"stock") && strings.Contains(h.Text, secret) {
+		if strings.HasSuffix(h.Heading, memory.TurnHeadingMark+"stock") && strings.Contains(h.Text, secret) {
 			found = true
 			if !strings.Contains(h.Text, stock) {
 				t.Fatalf("the logged turn does not hold the stock reply, so this test proves nothing:\n%s", h.Text)

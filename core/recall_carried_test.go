@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agent/core/ollamatest"
+	"agent/memory"
 
 	"github.com/ollama/ollama/api"
 )
@@ -51,7 +52,7 @@ func TestCarriedTurnIsNotRecalledAgain(t *testing.T) {
 	}
 	ownTurn := func(hits []Recalled) bool {
 		for _, h := range hits {
-			if strings.HasSuffix(h.Heading, turnHeadingMark+"s1") && strings.Contains(h.Text, "my door is blue") {
+			if strings.HasSuffix(h.Heading, memory.TurnHeadingMark+"s1") && strings.Contains(h.Text, "my door is blue") {
 				return true
 			}
 		}

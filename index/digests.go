@@ -7,8 +7,9 @@ import (
 	"sync"
 )
 
-// citedRE finds the citations a digest item ends with: "(logs/2026-11-20.md:14-22)".
-var citedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\((logs/[^():\s]+\.md):(\d+)(?:-(\d+))?\)`) })
+// CitedRE finds the citations a digest item ends with,
+// "(logs/2026-11-20.md:14-22)": the path, the first line and the last.
+var CitedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\((logs/[^():\s]+\.md):(\d+)(?:-(\d+))?\)`) })
 
 // dropCitedTwice removes the digest items (digests/) whose every cited log
 // passage overlaps a log chunk among the hits: the same passage twice would
@@ -24,7 +25,7 @@ func dropCitedTwice(hits []Hit) []Hit {
 		}
 	}
 	covered := func(text string) bool {
-		cites := citedRE().FindAllStringSubmatch(text, -1)
+		cites := CitedRE().FindAllStringSubmatch(text, -1)
 		if len(cites) == 0 {
 			return false
 		}

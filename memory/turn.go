@@ -18,3 +18,7 @@ func TurnProbe(message string) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(message), "\n")
 	return userMark + strings.TrimSpace(first)
 }
+
+// TurnHeadingMark separates a logged turn's time from its session name in
+// its heading: "### 09:30 · session NAME".
+const TurnHeadingMark = " · session "

@@ -3,16 +3,11 @@ package forget
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-)
 
-// A digest line cites the log lines it came from ("(logs/2026-11-20.md:14-22)").
-var citeRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(logs/\d{4}-\d{2}-\d{2}\.md):(\d+)(?:-(\d+))?`)
-})
+	"agent/index"
+)
 
 // Marks put at the start of a digest line's text whose source a forget
 // changed or removed: the line was derived from words that are gone, and
@@ -100,8 +95,8 @@ func (p *Plan) markDigests(home string) {
 // cites was changed or removed; note says which.
 func markLine(line string, logs map[string]lineChange) (string, string) {
 	changed, removed := false, false
-	nl := citeRE().ReplaceAllStringFunc(line, func(c string) string {
-		m := citeRE().FindStringSubmatch(c)
+	nl := index.CitedRE().ReplaceAllStringFunc(line, func(c string) string {
+		m := index.CitedRE().FindStringSubmatch(c)
 		lc, ok := logs[m[1]]
 		if !ok {
 			return c
@@ -132,9 +127,9 @@ func markLine(line string, logs map[string]lineChange) (string, string) {
 			return c // every cited line is gone: the mark says so
 		}
 		if nt == nf {
-			return m[1] + ":" + strconv.Itoa(nf)
+			return "(" + m[1] + ":" + strconv.Itoa(nf) + ")"
 		}
-		return m[1] + ":" + strconv.Itoa(nf) + "-" + strconv.Itoa(nt)
+		return "(" + m[1] + ":" + strconv.Itoa(nf) + "-" + strconv.Itoa(nt) + ")"
 	})
 	if !changed && !removed || !strings.HasPrefix(nl, "- ") {
 		return nl, ""

@@ -9,11 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-)
 
-// turnHeading is how chat logs a turn in the daily log (core's logTurn):
-// "### HH:MM · session NAME".
-const turnHeadingMark = " · session "
+	"agent/memory"
+)
 
 // Sessions plans deleting whole sessions — by name, and/or every session
 // last active before before (zero: none) — with their messages, stored
@@ -167,6 +165,6 @@ func turnSession(heading string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	_, name, ok := strings.Cut(rest, turnHeadingMark)
+	_, name, ok := strings.Cut(rest, memory.TurnHeadingMark)
 	return strings.TrimSpace(name), ok
 }
