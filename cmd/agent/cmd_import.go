@@ -11,6 +11,7 @@ import (
 
 	"agent/core/forget"
 	"agent/core/importer"
+	"agent/core/printable"
 )
 
 // importCommand: agent import chatgpt|claude FILE, list, undo ID — chat
@@ -98,14 +99,16 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 		a.infof("not written again: %d conversations are in files an undo kept because you had edited them (%s)",
 			len(res.InKept), strings.Join(res.InKept, ", "))
 	}
+	// Ids, kinds and notes come from the export as it was written: escaped,
+	// so a control byte in one cannot act on the terminal.
 	if k := kindsLine(res.Counts); k != "" {
-		a.infof("%s", k)
+		a.infof("%s", printable.Escape(k))
 	}
 	for _, n := range res.Notes {
-		a.warnf("%s", n)
+		a.warnf("%s", printable.Escape(n.String()))
 	}
 	for _, u := range res.Unreadable {
-		a.warnf("skipped %s", u)
+		a.warnf("skipped %s", printable.Escape(u.String()))
 	}
 	return nil
 }

@@ -216,7 +216,8 @@ func (g *gptConversation) path() ([]string, []string) {
 	}
 	if len(missing) > 0 {
 		slices.Sort(missing)
-		notes = append(notes, fmt.Sprintf("links to %d message(s) not in the export (%s); read without them", len(slices.Compact(missing)), strings.Join(firstN(missing, 3), ", ")))
+		missing = slices.Compact(missing) // Compact blanks the tail it leaves: use what it returns
+		notes = append(notes, fmt.Sprintf("links to %d message(s) not in the export (%s); read without them", len(missing), strings.Join(firstN(missing, 3), ", ")))
 	}
 	leaf := string(g.CurrentNode)
 	if _, ok := g.Mapping[leaf]; !ok {

@@ -509,3 +509,35 @@ func TestClaudeUnnamedToolCall(t *testing.T) {
 		t.Fatalf("messages %+v", c.Messages)
 	}
 }
+
+// A conversation whose title holds a forgotten phrase is left out whole:
+// each of its messages counted as forgotten once, the title asked about
+// once, and the conversation not counted as already imported.
+func TestForgottenTitleLeavesTheConversationOut(t *testing.T) {
+	ctx := context.Background()
+	db, home := openDB(t), t.TempDir()
+	p := read(t, gptFixture, ChatGPT)
+	asked := map[string]int{}
+	o := opts
+	o.DryRun = true
+	o.Forgotten = func(s string) bool {
+		asked[s]++
+		return strings.Contains(strings.ToLower(s), "sourdough")
+	}
+	res, err := Import(ctx, db, home, p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want int
+	for _, c := range p.Conversations {
+		if c.Title == "Sourdough starter" {
+			want = len(c.Messages)
+		}
+	}
+	if want == 0 || res.Forgotten != want || res.Already != 0 || len(res.Files) != 1 {
+		t.Errorf("forgotten %d (want %d), already %d (want 0), files %d (want 1)", res.Forgotten, want, res.Already, len(res.Files))
+	}
+	if n := asked["Sourdough starter"]; n != 1 {
+		t.Errorf("the title was asked about %d times, want once", n)
+	}
+}

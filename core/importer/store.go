@@ -104,13 +104,13 @@ func Import(ctx context.Context, db *sql.DB, home string, p Parsed, opt Options)
 		k := known[c.ID]
 		fresh := k.fresh(c.Messages)
 		if opt.Forgotten != nil {
-			fresh = slices.DeleteFunc(fresh, func(m Message) bool {
-				gone := opt.Forgotten(m.Text) || opt.Forgotten(c.Title)
-				if gone {
-					res.Forgotten++
-				}
-				return gone
-			})
+			titleGone := opt.Forgotten(c.Title) // once a conversation, not once a message
+			n := len(fresh)
+			fresh = slices.DeleteFunc(fresh, func(m Message) bool { return titleGone || opt.Forgotten(m.Text) })
+			res.Forgotten += n - len(fresh)
+			if n > 0 && len(fresh) == 0 {
+				continue // left out for what it holds, not already imported
+			}
 		}
 		if len(fresh) == 0 {
 			res.Already++
