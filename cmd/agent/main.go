@@ -257,6 +257,20 @@ func listByDefault(group *cli.Command) {
 	if list == nil {
 		panic("listByDefault: " + group.Name + " has no list subcommand")
 	}
+	// Local: the group's other subcommands must not take list's flags
+	// (`sessions delete NAME -n 5` would be accepted and do nothing with it).
+	for _, f := range list.Flags {
+		switch f := f.(type) {
+		case *cli.IntFlag:
+			f.Local = true
+		case *cli.BoolFlag:
+			f.Local = true
+		case *cli.StringFlag:
+			f.Local = true
+		default:
+			panic(fmt.Sprintf("listByDefault: %s list: flag %T cannot be made local", group.Name, f))
+		}
+	}
 	group.Flags = append(group.Flags, list.Flags...)
 	group.Action = func(ctx context.Context, cmd *cli.Command) error {
 		if cmd.Args().Present() {
