@@ -40,7 +40,7 @@ func (a *app) chatCommand() *cli.Command {
 			&cli.DurationFlag{Name: "stall-timeout", Usage: "give up if the reply stalls this long between tokens", Value: core.DefaultStallTimeout, Sources: cli.EnvVars("AGENT_STALL_TIMEOUT")},
 		),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if a.io.ErrTTY {
+			if a.redraws() {
 				// A person watches stderr: a reply slow to begin shows
 				// what it waits for (spinner.go).
 				a.io.Err = &termErr{w: a.io.Err}

@@ -34,11 +34,18 @@ func (p *progressLine) set(done, total int) {
 	fmt.Fprintf(p.w, "\r\x1b[K%s %d/%d (%d%%)", p.label, done, total, pct)
 }
 
+// redraws reports whether a line on stderr may be drawn and redrawn (a
+// progress line, the wait line): a terminal that understands it, and no
+// --quiet.
+func (a *app) redraws() bool {
+	return a.io.ErrTTY && !a.quiet && os.Getenv("TERM") != "dumb"
+}
+
 // progressLine is a progress line for a long job on stderr, or nil when
 // stderr is no terminal, or a dumb one that cannot erase a line (it gets
 // the summary only), or --quiet.
 func (a *app) progressLine(label string) *progressLine {
-	if !a.io.ErrTTY || a.quiet || os.Getenv("TERM") == "dumb" {
+	if !a.redraws() {
 		return nil
 	}
 	return &progressLine{w: a.io.Err, label: label, interval: 100 * time.Millisecond}

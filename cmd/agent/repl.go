@@ -83,7 +83,7 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		return fmt.Errorf("start line editor: %w", err)
 	}
 	defer rl.Close()
-	if a.io.ErrTTY {
+	if a.io.ErrTTY && os.Getenv("TERM") != "dumb" {
 		// The terminal wraps a paste in markers from now on; it is told to
 		// stop on every way out (return, panic, SIGTERM and SIGHUP end the
 		// loop through a return), or the shell after us would get them.

@@ -49,6 +49,25 @@ func TestWaitLineUntilTheFirstToken(t *testing.T) {
 		})
 	}
 
+	// On a terminal with --quiet, or one that cannot redraw (TERM=dumb),
+	// no wait line either, as no progress line.
+	for _, c := range []struct {
+		env  []string
+		args []string
+	}{{nil, []string{"--quiet"}}, {[]string{"TERM=dumb"}, nil}} {
+		hold := make(chan struct{})
+		time.AfterFunc(3*waitDelay, func() { close(hold) })
+		srv.Script(ollamatest.Reply{Text: "Quiet reply.", Hold: hold})
+		p := h.startPTY(c.env, append(c.args, "chat", "--session", "quiet", "hello")...)
+		p.expect(`Quiet reply\.`)
+		if err := p.wait(); err != nil {
+			t.Fatalf("%v %v: %v\n%q", c.env, c.args, err, p.all())
+		}
+		if strings.Contains(p.all(), "waiting for") {
+			t.Errorf("%v %v: a wait line was drawn:\n%q", c.env, c.args, p.all())
+		}
+	}
+
 	// Piped: the reply, held past the delay a terminal would have shown
 	// the line after, arrives with no wait line on either stream.
 	hold := make(chan struct{})
