@@ -3,7 +3,6 @@ package forget
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/google/renameio/v2"
 
 	"agent/memory"
 	"agent/soul/revisions"
@@ -43,7 +44,6 @@ type stagedFile struct {
 	Rel    string `json:"rel"`            // where it goes
 	From   string `json:"from,omitempty"` // the file it replaces under another name, removed once Rel is in place
 	Staged string `json:"staged"`         // name inside journalDir
-	SHA256 string `json:"sha256"`         // of the staged content
 }
 
 // Result says what a forget did, in counts.
@@ -81,7 +81,7 @@ func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now
 			rollBack(home, j)
 			return Result{}, fmt.Errorf("forget: %s changed since it was listed; nothing was changed (run the command again)", e.rel)
 		}
-		st := stagedFile{Rel: e.to, Staged: strconv.Itoa(i + 1), SHA256: sum(e.new)}
+		st := stagedFile{Rel: e.to, Staged: strconv.Itoa(i + 1)}
 		if e.to != e.rel {
 			st.From = e.rel
 		}
@@ -311,25 +311,14 @@ func stage(home, rel, name string, data []byte) error {
 	return f.Close()
 }
 
-// writeJournal puts the journal in place whole: temp file, sync, rename.
+// writeJournal puts the journal in place whole (temp file, sync, rename),
+// then syncs its folder so the rename itself is on disk.
 func writeJournal(home string, j journal) error {
 	b, err := json.Marshal(j)
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(home, journalDir, "journal.tmp")
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("forget: journal: %w", err)
-	}
-	f, err := os.Open(tmp)
-	if err == nil {
-		err = f.Sync()
-		f.Close()
-	}
-	if err != nil {
-		return fmt.Errorf("forget: journal: %w", err)
-	}
-	if err := os.Rename(tmp, filepath.Join(home, journalFile)); err != nil {
+	if err := renameio.WriteFile(filepath.Join(home, journalFile), b, 0o600); err != nil {
 		return fmt.Errorf("forget: journal: %w", err)
 	}
 	return syncDir(filepath.Join(home, journalDir))
@@ -342,11 +331,6 @@ func syncDir(dir string) error {
 	}
 	defer d.Close()
 	return d.Sync()
-}
-
-func sum(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
 }
 
 func newID() string {

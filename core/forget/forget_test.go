@@ -189,7 +189,7 @@ func TestSessionsDelete(t *testing.T) {
 func TestRecoverRollsBackAnUncommittedForget(t *testing.T) {
 	home, db := workspace(t)
 	write(t, home, ".forget/1", "staged")
-	write(t, home, ".forget/journal.json", `{"id":"abc","files":[{"rel":"MEMORY.md","staged":"1","sha256":""}],"index":false}`)
+	write(t, home, ".forget/journal.json", `{"id":"abc","files":[{"rel":"MEMORY.md","staged":"1"}],"index":false}`)
 	before := read(t, home, "MEMORY.md")
 	if err := forget.Recover(context.Background(), home, db, nil); err != nil {
 		t.Fatal(err)
@@ -238,7 +238,7 @@ func read(t *testing.T, home, rel string) string {
 func TestRecoverWaitsForAForgetInProgress(t *testing.T) {
 	home, db := workspace(t)
 	write(t, home, ".forget/1", "staged")
-	write(t, home, ".forget/journal.json", `{"id":"abc","files":[{"rel":"MEMORY.md","staged":"1","sha256":""}],"index":false}`)
+	write(t, home, ".forget/journal.json", `{"id":"abc","files":[{"rel":"MEMORY.md","staged":"1"}],"index":false}`)
 	unlock, err := memory.Lock(home)
 	if err != nil {
 		t.Fatal(err)

@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,7 +57,8 @@ func Sessions(ctx context.Context, home string, db *sql.DB, ix Index, names []st
 			return nil, err
 		}
 	}
-	for n, id := range ids {
+	for _, n := range slices.Sorted(maps.Keys(ids)) { // listed in a stable order
+		id := ids[n]
 		var msgs int
 		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM messages WHERE session_id = ?1`, id).Scan(&msgs); err != nil {
 			return nil, err
