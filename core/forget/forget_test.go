@@ -362,3 +362,60 @@ func TestForgetRecountsPositions(t *testing.T) {
 		t.Errorf("chars_before = %d, want %d", before, want)
 	}
 }
+
+// TestRecoverJournalStates: what the next open does with each state a
+// forget can be stopped in. Committed (its forgotten row written): the
+// staged files are put in place, a renamed file's old name removed, the
+// journal gone. A folder without a journal: left-overs, removed. A
+// journal that does not parse: left alone, with an error that says so.
+func TestRecoverJournalStates(t *testing.T) {
+	ctx := context.Background()
+	t.Run("committed", func(t *testing.T) {
+		home, db := workspace(t)
+		write(t, home, "imports/old name.md", "the old file")
+		write(t, home, ".forget/1", "MEMORY.md without it\n")
+		write(t, home, ".forget/2", "the renamed file\n")
+		write(t, home, ".forget/journal.json", `{"id":"abc","files":[{"rel":"MEMORY.md","staged":"1"},{"rel":"imports/new name.md","staged":"2","from":"imports/old name.md"}],"index":false}`)
+		if _, err := db.Exec(`INSERT INTO forgotten (id, kind, files, rows, sessions, at) VALUES ('abc', 'phrase', 2, 0, 0, '2026-11-27T00:00:00Z')`); err != nil {
+			t.Fatal(err)
+		}
+		if err := forget.Recover(ctx, home, db, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := read(t, home, "MEMORY.md"); got != "MEMORY.md without it\n" {
+			t.Errorf("MEMORY.md = %q, want the staged content", got)
+		}
+		if got := read(t, home, "imports/new name.md"); got != "the renamed file\n" {
+			t.Errorf("new name = %q", got)
+		}
+		if _, err := os.Stat(filepath.Join(home, "imports", "old name.md")); !os.IsNotExist(err) {
+			t.Error("the old name is still there")
+		}
+		if _, err := os.Stat(filepath.Join(home, ".forget")); !os.IsNotExist(err) {
+			t.Error("the journal folder is still there")
+		}
+	})
+	t.Run("no journal", func(t *testing.T) {
+		home, db := workspace(t)
+		write(t, home, ".forget/1", "staged")
+		before := read(t, home, "MEMORY.md")
+		if err := forget.Recover(ctx, home, db, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".forget")); !os.IsNotExist(err) || read(t, home, "MEMORY.md") != before {
+			t.Error("left-overs not removed, or MEMORY.md changed")
+		}
+	})
+	t.Run("damaged journal", func(t *testing.T) {
+		home, db := workspace(t)
+		write(t, home, ".forget/1", "staged")
+		write(t, home, ".forget/journal.json", `{"id":`)
+		err := forget.Recover(ctx, home, db, nil)
+		if err == nil || !strings.Contains(err.Error(), "is damaged") {
+			t.Fatalf("Recover = %v, want it to say the journal is damaged", err)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".forget", "1")); err != nil {
+			t.Error("a damaged journal's staged file was removed")
+		}
+	})
+}
