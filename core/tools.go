@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"agent/memory"
+	"agent/memory/secrets"
 	"agent/profile"
 	"agent/soul"
 )
@@ -212,7 +213,7 @@ var toolSoulUpdate = tool{
 		if err != nil {
 			return "", err
 		}
-		redacted := redactArgs(&content, &reason)
+		redacted := secrets.RedactEach(&content, &reason)
 		rev, err := c.Soul.Save(ctx, content, soul.Agent, reason)
 		if err != nil {
 			return "", err
@@ -243,7 +244,7 @@ var toolProfilePropose = tool{
 		if err != nil {
 			return "", err
 		}
-		redacted := redactArgs(&value, &reason) // a proposal lives in state.db and is printed
+		redacted := secrets.RedactEach(&value, &reason) // a proposal lives in state.db and is printed
 		p, err := c.Profile.Propose(ctx, key, value, reason, "chat session "+t.session.Name)
 		if err != nil {
 			return "", err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"agent/core/reminders"
+	"agent/memory/secrets"
 )
 
 // Tool names of reminders.
@@ -35,7 +36,7 @@ var toolReminderAdd = tool{
 		if err != nil {
 			return "", err
 		}
-		redacted := redactArgs(&text) // a reminder lives in state.db: no secret there either
+		redacted := secrets.RedactEach(&text) // a reminder lives in state.db: no secret there either
 		r, err := reminders.NewStore(c.WS.State, c.Now).Add(ctx, text, due, "model (chat session "+t.session.Name+")")
 		if err != nil {
 			return "", err

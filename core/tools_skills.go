@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agent/core/skills"
+	"agent/memory/secrets"
 )
 
 // Skill tool names.
@@ -88,7 +89,7 @@ var toolSkillSave = tool{
 				return "", err
 			}
 		}
-		redacted := redactArgs(&v[1], &v[2], &v[3])
+		redacted := secrets.RedactEach(&v[1], &v[2], &v[3])
 		name, reason := strings.TrimSpace(v[0]), v[3]
 		if strings.TrimSpace(reason) == "" {
 			reason = "saved by the model"

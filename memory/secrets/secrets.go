@@ -14,6 +14,7 @@
 package secrets
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -107,4 +108,29 @@ func Redact(s string) (string, []string) {
 // Go's regexp its fast scan for the literal (~20× slower on 32 KB).
 func isWordByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// RedactEach replaces, in place, the secrets in each of texts, and returns
+// the kinds replaced: for a write that stores several texts at once.
+func RedactEach(texts ...*string) []string {
+	var kinds []string
+	for _, p := range texts {
+		var k []string
+		*p, k = Redact(*p)
+		kinds = append(kinds, k...)
+	}
+	return kinds
+}
+
+// Describe names what was replaced, never the values: "a secret (jwt)",
+// "3 secrets (github token, password)"; "" when kinds is empty.
+func Describe(kinds []string) string {
+	if len(kinds) == 0 {
+		return ""
+	}
+	noun := "a secret"
+	if len(kinds) > 1 {
+		noun = fmt.Sprintf("%d secrets", len(kinds))
+	}
+	return noun + " (" + strings.Join(slices.Compact(slices.Sorted(slices.Values(kinds))), ", ") + ")"
 }
