@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -74,8 +75,17 @@ func editDistance(a, b string) int {
 	return d[len(ra)][len(rb)]
 }
 
-// globalValueFlags are the root's flags that take a value as the next word.
-var globalValueFlags = map[string]bool{"home": true, "model": true, "embed-model": true}
+// takesValue reports whether the root flag called name (any of its names)
+// takes the next word as its value: every flag but a boolean one.
+func takesValue(root *cli.Command, name string) bool {
+	for _, f := range root.Flags {
+		if slices.Contains(f.Names(), name) {
+			_, isBool := f.(*cli.BoolFlag)
+			return !isBool
+		}
+	}
+	return false
+}
 
 // checkCommandWord finds the command word in args (after the global flags)
 // and refuses it when it names no command, before flags meant for that
@@ -89,7 +99,7 @@ func checkCommandWord(root *cli.Command, args []string) error {
 		}
 		if strings.HasPrefix(w, "-") && w != "-" {
 			name := strings.TrimLeft(w, "-")
-			if !strings.Contains(name, "=") && globalValueFlags[name] {
+			if !strings.Contains(name, "=") && takesValue(root, name) {
 				i++
 			}
 			continue
