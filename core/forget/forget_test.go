@@ -3,6 +3,7 @@ package forget_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -418,4 +419,42 @@ func TestRecoverJournalStates(t *testing.T) {
 			t.Error("a damaged journal's staged file was removed")
 		}
 	})
+}
+
+// A notes folder is the user's own: a note holding the phrase is listed
+// (as the index names it, with its line) and never written, also after
+// the forget; a hidden file the index does not read is not looked at.
+func TestNotesFoldersListedNeverWritten(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	notes := t.TempDir()
+	const note = "# Plans\n\nnothing here\nthe code is blue heron 42\n"
+	if err := os.WriteFile(filepath.Join(notes, "plans.md"), []byte(note), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(notes, ".draft.md"), []byte("blue heron 42\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := memory.AddSource(home, "work", notes); err != nil {
+		t.Fatal(err)
+	}
+	p, err := forget.Find(ctx, home, db, nil, "Blue Heron 42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, pl := range p.Places {
+		if pl.Kind == "notes" {
+			listed = append(listed, fmt.Sprintf("%s:%d", pl.Path, pl.Line))
+		}
+	}
+	if strings.Join(listed, " ") != "work:plans.md:4" || p.Kept != 1 {
+		t.Errorf("notes listed: %v (kept %d), want work:plans.md:4 only", listed, p.Kept)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(notes, "plans.md")); string(b) != note {
+		t.Errorf("the note was written: %q", b)
+	}
 }

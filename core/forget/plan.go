@@ -17,10 +17,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"agent/index"
 	"agent/memory"
 )
 
@@ -233,34 +235,38 @@ func splitKeep(s string) []string {
 }
 
 // findNotes lists the notes folders' files holding the phrase: they are
-// the user's own, so they are reported and never written.
+// the user's own, so they are reported and never written. They are the
+// files the index reads (index.Notes: followed links included, hidden names
+// left out), so every note a search could show is looked at; one that
+// cannot be read is listed as such, not passed over.
 func (p *Plan) findNotes(home string) error {
 	srcs, err := memory.LoadSources(home)
+	if err != nil || len(srcs) == 0 {
+		return err
+	}
+	notes, err := index.Notes(home)
 	if err != nil {
 		return err
 	}
-	for _, s := range srcs {
-		filepath.WalkDir(s.Dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(d.Name(), ".md") {
-				return nil
+	for _, nf := range notes {
+		if !slices.ContainsFunc(srcs, func(s memory.Source) bool { return strings.HasPrefix(nf.Rel, s.Name+":") }) {
+			continue // the workspace's own files are found and rewritten with the rest
+		}
+		f, err := os.Open(nf.Path)
+		if err != nil {
+			p.Places = append(p.Places, Place{Kind: "notes", Path: nf.Rel, Note: "could not be read: look in it yourself"})
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for n := 1; sc.Scan(); n++ {
+			if c := len(find(sc.Text(), p.phrase)); c > 0 {
+				p.Kept++
+				p.Places = append(p.Places, Place{Kind: "notes", Path: nf.Rel, Line: n, Count: c,
+					Note: "your notes folder: never written by agent; edit it yourself"})
 			}
-			f, err := os.Open(path)
-			if err != nil {
-				return nil
-			}
-			defer f.Close()
-			rel, _ := filepath.Rel(s.Dir, path)
-			sc := bufio.NewScanner(f)
-			sc.Buffer(make([]byte, 64<<10), 16<<20)
-			for n := 1; sc.Scan(); n++ {
-				if c := len(find(sc.Text(), p.phrase)); c > 0 {
-					p.Kept++
-					p.Places = append(p.Places, Place{Kind: "notes", Path: s.Name + ":" + filepath.ToSlash(rel), Line: n, Count: c,
-						Note: "your notes folder: never written by agent; edit it yourself"})
-				}
-			}
-			return nil
-		})
+		}
+		f.Close()
 	}
 	return nil
 }
