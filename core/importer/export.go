@@ -129,14 +129,6 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 	defer closer.Close()
 	counted := &countingReader{r: r, lim: lim}
 	br := bufio.NewReaderSize(counted, 64<<10)
-	first, err := firstByte(br)
-	if err != nil || first != '[' && first != '{' {
-		if errors.Is(err, errTooLarge) {
-			return p, errorf(ErrNotExport, "%s: %v; nothing imported", file, err)
-		}
-		return p, errorf(ErrNotExport, "%s is not JSON: a %s export is its conversations.json, or the zip it came in", file, originName[origin])
-	}
-	dec := json.NewDecoder(br)
 	bad := func(err error) error {
 		var syn *json.SyntaxError
 		switch {
@@ -155,6 +147,14 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 		}
 		return fmt.Errorf("%s: %w", file, err)
 	}
+	first, err := firstByte(br)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return p, bad(err) // a damaged zip, a file too large: said as such, not "not JSON"
+	}
+	if err != nil || first != '[' && first != '{' {
+		return p, errorf(ErrNotExport, "%s is not JSON: a %s export is its conversations.json, or the zip it came in", file, originName[origin])
+	}
+	dec := json.NewDecoder(br)
 	i := 0
 	one := func(raw json.RawMessage) error {
 		i++

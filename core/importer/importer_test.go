@@ -541,3 +541,26 @@ func TestForgottenTitleLeavesTheConversationOut(t *testing.T) {
 		t.Errorf("the title was asked about %d times, want once", n)
 	}
 }
+
+// A zip whose directory reads but whose compressed data is damaged from its
+// first bytes is said to be a damaged zip, not "not JSON".
+func TestDamagedZipDataSaidAsSuch(t *testing.T) {
+	data, _ := os.ReadFile(gptFixture)
+	file := writeZip(t, map[string][]byte{"conversations.json": data})
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The entry's data starts after its 30-byte local header and name.
+	start := 30 + len("conversations.json")
+	for i := start; i < start+64; i++ {
+		b[i] = 0xff
+	}
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadExport(file, ChatGPT)
+	if err == nil || strings.Contains(err.Error(), "is not JSON") || !strings.Contains(err.Error(), "zip") {
+		t.Errorf("ReadExport = %v, want it to say the zip is damaged", err)
+	}
+}
