@@ -229,13 +229,20 @@ func readInput(rl *readline.Instance) (string, error) {
 		// pasted) is kept there as its marker, as in the session. The
 		// message is redacted whole, so a key block pasted over several
 		// lines is caught as one (a paste's breaks are real ones here).
+		// RedactLines keeps every line break, so each typed line (a paste
+		// is one, its breaks held as pasteBreak) is saved again as one
+		// entry: the up arrow brings back a whole paste.
 		for i, l := range typed {
 			typed[i] = pastedText(l)
 		}
 		text, _ := memory.RedactLines(strings.Join(typed, "\n"))
-		for _, l := range strings.Split(text, "\n") {
-			if len(typed) > 0 && (l != "" || len(typed) == 1) {
-				_ = rl.SaveHistory(l) // a history that cannot be written loses only the up arrow
+		lines := strings.Split(text, "\n")
+		for _, l := range typed {
+			n := strings.Count(l, "\n") + 1
+			entry := strings.TrimRight(strings.Join(lines[:n], pasteBreak), pasteBreak) // a paste's last break, as the message's trim
+			lines = lines[n:]
+			if entry != "" {
+				_ = rl.SaveHistory(entry) // a history that cannot be written loses only the up arrow
 			}
 		}
 	}()

@@ -238,6 +238,15 @@ func TestREPLPasteIsOneMessage(t *testing.T) {
 	if err := p.wait(); err != nil {
 		t.Fatalf("Ctrl-D: %v", err)
 	}
+	// The line history keeps the paste as one entry, as it was in the
+	// editor: the up arrow brings it back whole.
+	hist, err := os.ReadFile(filepath.Join(h.home, ".chat_history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "line one" + pasteBreak + "  line two" + pasteBreak + "line three\nafter\n"; !strings.HasSuffix(string(hist), want) {
+		t.Errorf("line history %q, want it to end with %q", hist, want)
+	}
 }
 
 // TERM=dumb draws no escapes: the prompt is not coloured there, as with
