@@ -181,13 +181,18 @@ e2e_chat() {
 # the request begins with the previous one, so the real server evaluates
 # only the new part — as far as the chat template lets it. Measured against
 # a cold request of the same session: the model is unloaded first, so the
-# whole prompt is evaluated again. The ratio, not a time, is asserted: at
-# most BOUND for the template's SHAPE (core/ollamatest/templates; llama3.x
+# whole prompt is evaluated again. The ratio, not a time, is asserted, and a
+# ratio of tokens, not of durations (a loaded machine moved
+# prompt_eval_duration's ratio from 0.45 to 0.72): the runner's "loading
+# cache slot" line in the server's trace log says how many of each
+# request's prompt tokens it had to evaluate (remaining=). At most BOUND for
+# the template's SHAPE (core/ollamatest/templates; llama3.x
 # prints the tool list in the last user message, so every turn evaluates it
-# and the previous message again: its bound is its floor measured by
-# scripts/bench-cache.sh, with room).
+# and the previous message again: its bound is its floor, 0.29 measured
+# here, with room). Measured at 846a817: in-place 0.059 (two of seven turns
+# moved the window), qwen2.x 0.013, llama3.x 0.288.
 e2e_cache() {
-	local model=$1 shape=$2 bound=$3 i durs="" reuse_ok=1 checked=0 cold ratio fresh window last=""
+	local model=$1 shape=$2 bound=$3 i evals="" reuse_ok=1 checked=0 cold ratio fresh window last="" at
 	local AGENT_NUM_CTX=8192
 	[ "$model" = "$OLLAMA_TINY_MODEL" ] || AGENT_NUM_CTX=16384
 	export AGENT_NUM_CTX
@@ -200,9 +205,10 @@ e2e_cache() {
 	window_state() { grep -o '{"name":"history"[^}]*}' <<<"$OUT" | grep -o '"\(dropped\|folded\)":[0-9]*' | tr '\n' ' '; }
 	last=$(window_state)
 	for i in 2 3 4 5 6 7 8; do
+		at=$(wc -c <"$OLLAMA_TMP/serve.log")
 		ag --model "$model" chat --continue --json "turn $i: and what comes next?"
 		[ "$CODE" = 0 ] || { check "cache, $shape template: turn $i" code_is 0; return; }
-		durs="$durs $(json_int prompt_eval_duration)"
+		evals="$evals $(evaluated_since "$at")"
 		# what no cache can hold: this turn's context (its recall) and message
 		fresh=$(( $(grep -o '{"name":"memory"[^}]*}' <<<"$OUT" | grep -o '"chars":[0-9]*' | cut -d: -f2) + $(grep -o '{"name":"message"[^}]*}' <<<"$OUT" | grep -o '"chars":[0-9]*' | cut -d: -f2) ))
 		# a turn whose window moved or folded older recall away changes the
@@ -217,11 +223,20 @@ e2e_cache() {
 	done
 	check "cache, $shape template: turns 2-8 whose window did not move or fold ($checked, at least 4) each share >= 95% of what precedes their new message with the previous request" [ "$reuse_ok" = 1 -a "$checked" -ge 4 ]
 	OLLAMA_HOST="$OLLAMA_HOST" "$OLLAMA_BIN" stop "$model" >/dev/null 2>&1
+	at=$(wc -c <"$OLLAMA_TMP/serve.log")
 	ag --model "$model" chat --continue --json "turn 9: after the model was unloaded"
-	cold="$(json_int prompt_eval_duration)"
-	ratio="$(awk -v c="$cold" -v d="$durs" 'BEGIN { n = split(d, a, " "); s = 0; for (i = 1; i <= n; i++) s += a[i]; if (c > 0) printf "%.3f", s / n / c; else print "inf" }')"
-	echo "e2e: cache, $shape template: prompt_eval_duration per turn (ns):$durs; cold $cold; mean/cold $ratio"
+	cold="$(evaluated_since "$at")"
+	ratio="$(awk -v c="$cold" -v d="$evals" 'BEGIN { n = split(d, a, " "); s = 0; for (i = 1; i <= n; i++) s += a[i]; if (c > 0 && n == 7) printf "%.3f", s / n / c; else print "inf" }')"
+	echo "e2e: cache, $shape template: prompt tokens evaluated per turn:$evals; cold $cold; mean/cold $ratio"
 	check "cache, $shape template: a cached turn costs <= ${bound}x a cold one (mean/cold $ratio)" awk -v r="$ratio" -v b="$bound" 'BEGIN { exit !(r != "inf" && r <= b) }'
+}
+
+# evaluated_since OFFSET: the prompt tokens the runner evaluated (not taken
+# from its cache) for the requests logged after OFFSET in the server's
+# trace log, summed (a turn with a tool call makes two requests).
+evaluated_since() {
+	tail -c +"$(($1 + 1))" "$OLLAMA_TMP/serve.log" | grep 'msg="loading cache slot"' |
+		sed -n 's/.* remaining=\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
 }
 
 # e2e_newsession MODEL SHAPE: one-shot chats in a row, each a new session
@@ -532,9 +547,9 @@ e2e_time
 e2e_doctor
 e2e_memory_read
 e2e_chat
-e2e_cache "$OLLAMA_TINY_MODEL" in-place 0.25
-e2e_cache tiny-qwen2 qwen2.x 0.25
-e2e_cache tiny-llama3 llama3.x 0.6
+e2e_cache "$OLLAMA_TINY_MODEL" in-place 0.2
+e2e_cache tiny-qwen2 qwen2.x 0.1
+e2e_cache tiny-llama3 llama3.x 0.4
 e2e_newsession "$OLLAMA_TINY_MODEL" in-place
 e2e_newsession tiny-qwen2 qwen2.x
 e2e_newsession tiny-llama3 llama3.x
