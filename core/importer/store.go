@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"agent/errkind"
 	"agent/memory"
 	"agent/memory/confined"
 )
@@ -484,11 +485,11 @@ func Undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time)
 	var undone sql.NullString
 	switch err := db.QueryRowContext(ctx, `SELECT undone_at FROM imports WHERE id = ?`, id).Scan(&undone); {
 	case errors.Is(err, sql.ErrNoRows):
-		return res, errorf(ErrNotFound, "no import %d (agent import list)", id)
+		return res, errkind.Errorf(ErrNotFound, "no import %d (agent import list)", id)
 	case err != nil:
 		return res, fmt.Errorf("read imports: %w", err)
 	case undone.Valid:
-		return res, errorf(ErrInvalid, "import %d was undone at %s", id, undone.String)
+		return res, errkind.Errorf(ErrInvalid, "import %d was undone at %s", id, undone.String)
 	}
 	items, err := importItems(ctx, db, id)
 	if err != nil {
