@@ -14,6 +14,7 @@ import (
 	"path"
 	"strings"
 
+	"agent/core/printable"
 	"agent/errkind"
 	"agent/memory/secrets"
 )
@@ -82,7 +83,7 @@ type Problem struct {
 func (p Problem) String() string {
 	s := fmt.Sprintf("conversation %d", p.Index)
 	if p.Title != "" {
-		s += fmt.Sprintf(" (%q)", oneLine(p.Title))
+		s += fmt.Sprintf(" (%q)", printable.OneLine(p.Title))
 	} else if p.ID != "" {
 		s += " (" + p.ID + ")"
 	}

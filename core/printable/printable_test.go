@@ -82,3 +82,81 @@ func TestWord(t *testing.T) {
 		}
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{"  one\n\ttwo  three\r\n", "one two three"},
+		{"already one line", "already one line"},
+	} {
+		if got := OneLine(c.in); got != c.want {
+			t.Errorf("OneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestCut(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"one more char", 12, "one more ch…"},
+		{"ünïcödé wörds", 5, "ünïc…"},
+		{"日本語のテキスト", 4, "日本語…"},
+		// A letter and its combining accent are one grapheme: kept whole or dropped whole.
+		{"cafe\u0301 noir", 5, "caf…"},
+		{"cafe\u0301 noir", 6, "cafe\u0301…"},
+		{"flag 🇫🇷 here", 7, "flag …"},
+		{"anything", 1, "…"},
+		{"anything", 0, ""},
+	} {
+		got := Cut(c.in, c.n)
+		if got != c.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+		if n := len([]rune(got)); n > c.n {
+			t.Errorf("Cut(%q, %d) is %d runes", c.in, c.n, n)
+		}
+	}
+}
+
+func TestCutBytes(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 5, "short"},
+		{"a longer text", 8, "a lon…"},
+		{"ééééé", 8, "éé…"}, // 2 bytes each: a third would not leave room for "…"
+		{"cafe\u0301s", 6, "caf…"},
+		{"abcdef", 2, ""},
+	} {
+		got := CutBytes(c.in, c.n)
+		if got != c.want || len(got) > c.n {
+			t.Errorf("CutBytes(%q, %d) = %q (%d bytes), want %q", c.in, c.n, got, len(got), c.want)
+		}
+	}
+}
+
+func TestSplit(t *testing.T) {
+	for _, c := range []struct {
+		in         string
+		width      int
+		head, rest string
+	}{
+		{"abcdef", 4, "abcd", "ef"},
+		{"abc", 4, "abc", ""},
+		{"日本語", 4, "日本", "語"}, // two columns each
+		{"日本語", 1, "日", "本語"}, // at least one grapheme, so wrapping moves on
+		{"e\u0301e\u0301e\u0301", 2, "e\u0301e\u0301", "e\u0301"},
+	} {
+		head, rest := Split(c.in, c.width)
+		if head != c.head || rest != c.rest {
+			t.Errorf("Split(%q, %d) = %q, %q; want %q, %q", c.in, c.width, head, rest, c.head, c.rest)
+		}
+	}
+}
