@@ -404,14 +404,14 @@ func TestImportIsAllOrNothing(t *testing.T) {
 	p := read(t, gptFixture, ChatGPT)
 
 	// A failure while writing: nothing in place, nothing recorded.
-	failStage = func(i int) error {
+	failing := opts
+	failing.faults.stage = func(i int) error {
 		if i == 1 {
 			return errors.New("disk full")
 		}
 		return nil
 	}
-	_, err := Import(ctx, db, home, p, opts)
-	failStage = nil
+	_, err := Import(ctx, db, home, p, failing)
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("err = %v", err)
 	}
@@ -424,9 +424,9 @@ func TestImportIsAllOrNothing(t *testing.T) {
 
 	// A crash after the record, before the files are in place: the next
 	// import (or list, or undo) puts them there.
-	crashAfterCommit = func() bool { return true }
-	res, err := Import(ctx, db, home, p, opts)
-	crashAfterCommit = nil
+	crashing := opts
+	crashing.faults.afterCommit = func() bool { return true }
+	res, err := Import(ctx, db, home, p, crashing)
 	if !errors.Is(err, errCrashed) {
 		t.Fatalf("err = %v", err)
 	}
