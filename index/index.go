@@ -64,6 +64,8 @@ type Index struct {
 	// denseOff is the notice already given about searching without them.
 	embedder Embedder
 	denseOff string
+	// dense is how embeddings join a search (dense.go).
+	dense denseTuning
 }
 
 // fullRebuild is the decision that index.db cannot be used as it is and the
@@ -84,7 +86,7 @@ func Open(ctx context.Context, home string, warn func(string)) (*Index, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	ix := &Index{home: home, path: filepath.Join(home, FileName), warn: warn, lock: swapLock{home: home}}
+	ix := &Index{home: home, path: filepath.Join(home, FileName), warn: warn, lock: swapLock{home: home}, dense: defaultDense()}
 	// Even the first look at index.db is under the swap lock: a file
 	// replaced between the stat and the first query would otherwise be read
 	// as the orphan, with the new file's journal taken for its own.

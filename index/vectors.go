@@ -93,11 +93,9 @@ const (
 
 // units splits a chunk's text into what is embedded: its paragraphs (a
 // LoCoMo turn, a note's paragraph, a list), each cut at maxUnitChars. A
-// text with no blank line is one unit.
-// splitUnits is units; the LoCoMo measurement swaps in whole chunks to
-// compare (docs/decisions-index.md, "Embeddings").
-var splitUnits = units
-
+// text with no blank line is one unit. It is an Index's dense.split; the
+// LoCoMo measurement swaps in whole chunks to compare
+// (docs/decisions-index.md, "Embeddings").
 func units(text string) []string {
 	var out []string
 	for _, p := range strings.Split(text, "\n\n") {
@@ -315,7 +313,7 @@ func (ix *Index) embedBatch(ctx context.Context, e Embedder, id string, most int
 			}
 			chunks++
 			*below = cid
-			for ui, u := range splitUnits(text) {
+			for ui, u := range ix.dense.split(text) {
 				h := unitHash(u)
 				pend = append(pend, pendingUnit{cid, ui, h, text})
 				if seen[string(h)] {
