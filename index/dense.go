@@ -75,7 +75,8 @@ func (ix *Index) startDense(ctx context.Context, query string, raw bool) func() 
 			ch <- result{err: err}
 			return
 		}
-		ch <- result{vec: decodeVec(encodeVec(vs[0])), id: id}
+		normalize(vs[0]) // the embedder's own slice, ours now
+		ch <- result{vec: vs[0], id: id}
 	}()
 	return func() ([]float32, string) {
 		r := <-ch
