@@ -457,9 +457,17 @@ func List(ctx context.Context, db *sql.DB) ([]Record, error) {
 		if err := rows.Scan(&r.ID, &r.Origin, &r.Source, &at, &r.Conversations, &r.Messages, &r.Skipped, &undone); err != nil {
 			return nil, fmt.Errorf("read imports: %w", err)
 		}
-		r.At, _ = time.Parse(time.RFC3339, at)
+		// Both times are written by Import and Undo; one that does not
+		// read is a damaged row, said as such rather than listed as the
+		// year 1.
+		if r.At, err = time.Parse(time.RFC3339, at); err != nil {
+			return nil, fmt.Errorf("read imports: import %d: its time %q is not an RFC 3339 time (state.db damaged?)", r.ID, at)
+		}
 		if undone.Valid {
-			t, _ := time.Parse(time.RFC3339, undone.String)
+			t, err := time.Parse(time.RFC3339, undone.String)
+			if err != nil {
+				return nil, fmt.Errorf("read imports: import %d: its undo time %q is not an RFC 3339 time (state.db damaged?)", r.ID, undone.String)
+			}
 			r.UndoneAt = &t
 		}
 		out = append(out, r)
