@@ -13,7 +13,7 @@ import (
 
 // Fusion of embeddings into a search (docs/decisions-index.md,
 // "Embeddings", has the measurements behind each constant).
-var (
+const (
 	// denseWeight is the share of the dense score in the fused one, beside
 	// the lexical sub-queries' (the plain one weighs 1).
 	denseWeight = 0.10
@@ -21,6 +21,20 @@ var (
 	// (0: it only re-scores the lexical ones).
 	densePool = poolSize
 )
+
+// denseTuning is how embeddings join a search and what is embedded. Open
+// gives every Index the measured values; only the LoCoMo measurement
+// (locomo_dense_test.go) tries others, each on its own Index, so nothing
+// that a test changes is shared.
+type denseTuning struct {
+	weight float64               // denseWeight
+	pool   int                   // densePool
+	split  func(string) []string // units; the measurement compares whole chunks
+}
+
+func defaultDense() denseTuning {
+	return denseTuning{weight: denseWeight, pool: densePool, split: units}
+}
 
 // queryTimeout bounds the query's embedding: a model that has to be loaded
 // takes seconds, a wedged server must not hold up a search or a turn.
@@ -61,7 +75,8 @@ func (ix *Index) startDense(ctx context.Context, query string, raw bool) func() 
 			ch <- result{err: err}
 			return
 		}
-		ch <- result{vec: decodeVec(encodeVec(vs[0])), id: id}
+		normalize(vs[0]) // the embedder's own slice, ours now
+		ch <- result{vec: vs[0], id: id}
 	}()
 	return func() ([]float32, string) {
 		r := <-ch
@@ -120,7 +135,7 @@ func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, memo *de
 		return all[i].cos > all[j].cos || all[i].cos == all[j].cos && all[i].id > all[j].id
 	})
 	var extra []int64
-	for _, s := range all[:min(densePool, len(all))] { // densePool may be 0
+	for _, s := range all[:min(ix.dense.pool, len(all))] { // the pool may be 0
 		if _, ok := byID[s.id]; !ok {
 			extra = append(extra, s.id)
 		}
@@ -152,7 +167,7 @@ func (ix *Index) fuseDense(ctx context.Context, q []float32, id string, memo *de
 		if !ok {
 			cos = median
 		}
-		part := denseWeight * float64(cos-lo) / float64(hi-lo)
+		part := ix.dense.weight * float64(cos-lo) / float64(hi-lo)
 		c.score += part
 		if part > c.best {
 			c.sub, c.best = -1, part

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,7 +62,8 @@ func BenchmarkVectorScan(b *testing.B) {
 			if err := tx.Commit(); err != nil {
 				b.Fatal(err)
 			}
-			q := decodeVec(encodeVec(v))
+			q := slices.Clone(v)
+			normalize(q)
 			b.ResetTimer()
 			for range b.N {
 				best, err := ix.scanVectors(ctx, q, "bench", nil)

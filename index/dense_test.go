@@ -25,7 +25,8 @@ func TestSecondScanReusesCosines(t *testing.T) {
 	}
 	id, _ := e.Identity(ctx)
 	vs, _ := e.Embed(ctx, []string{"tulip fence"})
-	q := decodeVec(encodeVec(vs[0]))
+	q := vs[0]
+	normalize(q)
 	known := &denseMemo{}
 	first, err := ix.scanVectors(ctx, q, id, known)
 	if err != nil || len(first) == 0 {

@@ -33,7 +33,7 @@ func (ix *Index) Matching(ctx context.Context, match func(string) bool) (chunks 
 			continue
 		}
 		chunks++
-		for _, u := range splitUnits(text) {
+		for _, u := range ix.dense.split(text) {
 			units = append(units, unitHash(u))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"agent/index/sqlitedb"
 	"agent/memory/confined"
@@ -64,7 +65,17 @@ type Index struct {
 	// denseOff is the notice already given about searching without them.
 	embedder Embedder
 	denseOff string
+	// dense is how embeddings join a search (dense.go).
+	dense denseTuning
+	// askTimeout bounds the wait for a watcher's word (vouch.go).
+	askTimeout time.Duration
 }
+
+// askTimeout bounds the wait for a watcher's answer. A watcher applying a
+// large change answers late; past this the asker walks and updates the index
+// itself, which is never wrong, and a stopped (SIGSTOP) watcher cannot hang it.
+// It is every Index's askTimeout; a test gives its own Index another.
+const askTimeout = 2 * time.Second
 
 // fullRebuild is the decision that index.db cannot be used as it is and the
 // next refresh builds it anew, kept apart from what the user is told.
@@ -84,7 +95,7 @@ func Open(ctx context.Context, home string, warn func(string)) (*Index, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	ix := &Index{home: home, path: filepath.Join(home, FileName), warn: warn, lock: swapLock{home: home}}
+	ix := &Index{home: home, path: filepath.Join(home, FileName), warn: warn, lock: swapLock{home: home}, dense: defaultDense(), askTimeout: askTimeout}
 	// Even the first look at index.db is under the swap lock: a file
 	// replaced between the stat and the first query would otherwise be read
 	// as the orphan, with the new file's journal taken for its own.

@@ -71,10 +71,9 @@ func TestLocomoDense(t *testing.T) {
 			pools = append(pools, pool)
 		}
 	}
-	defer func(p int) { densePool = p }(densePool)
+	tuning := defaultDense()
 	if os.Getenv("LOCOMO_WHOLE") != "" {
-		splitUnits = func(text string) []string { return []string{strings.TrimSpace(text)} }
-		defer func() { splitUnits = units }()
+		tuning.split = func(text string) []string { return []string{strings.TrimSpace(text)} }
 	}
 	dir := os.Getenv("LOCOMO_DIR")
 	if dir == "" {
@@ -112,6 +111,7 @@ func TestLocomoDense(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		ix.dense = tuning
 		if _, err := ix.Reindex(ctx, ReindexOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +130,7 @@ func TestLocomoDense(t *testing.T) {
 					ix.SetEmbedder(nil)
 				} else {
 					ix.SetEmbedder(e)
-					denseWeight, densePool = weights[v-1], pools[v-1]
+					ix.dense.weight, ix.dense.pool = weights[v-1], pools[v-1]
 				}
 				start := time.Now()
 				hits, _ := ix.Search(ctx, q.Question, SearchOptions{K: 50, NoSnippet: true})

@@ -83,7 +83,7 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	}
 	// A watcher's word is asked for before looking at index.db, for
 	// answering may have meant rebuilding it.
-	fresh := opts.Fresh && !(ix.monitor == nil && vouched(ix.home))
+	fresh := opts.Fresh && !(ix.monitor == nil && vouched(ix.home, ix.askTimeout))
 	release, err := ix.enter(ctx)
 	if err != nil {
 		return nil, err

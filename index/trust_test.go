@@ -47,7 +47,7 @@ func TestHardLinkedFileStopsVouching(t *testing.T) {
 	if err := os.Link(filepath.Join(home, "logs/2026-11-20.md"), other); err != nil {
 		t.Fatal(err)
 	}
-	if vouched(home) {
+	if vouched(home, askTimeout) {
 		t.Fatal("vouched for a workspace holding a hard-linked file")
 	}
 	if err := ix.Vouchable(); err == nil || !strings.Contains(err.Error(), "logs/2026-11-20.md has 2 hard links") {
@@ -75,7 +75,7 @@ func TestHardLinkedFileStopsVouching(t *testing.T) {
 // so the deadline only bounds a failure.
 func waitVouched(t *testing.T, home string, want bool) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); vouched(home) != want; {
+	for deadline := time.Now().Add(30 * time.Second); vouched(home, askTimeout) != want; {
 		if time.Now().After(deadline) {
 			t.Fatalf("vouched never became %v", want)
 		}

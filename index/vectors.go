@@ -93,11 +93,9 @@ const (
 
 // units splits a chunk's text into what is embedded: its paragraphs (a
 // LoCoMo turn, a note's paragraph, a list), each cut at maxUnitChars. A
-// text with no blank line is one unit.
-// splitUnits is units; the LoCoMo measurement swaps in whole chunks to
-// compare (docs/decisions-index.md, "Embeddings").
-var splitUnits = units
-
+// text with no blank line is one unit. It is an Index's dense.split; the
+// LoCoMo measurement swaps in whole chunks to compare
+// (docs/decisions-index.md, "Embeddings").
 func units(text string) []string {
 	var out []string
 	for _, p := range strings.Split(text, "\n\n") {
@@ -124,14 +122,7 @@ func unitHash(text string) []byte {
 // encodeVec stores a vector as little-endian float32s, normalised to unit
 // length so a dot product is the cosine.
 func encodeVec(v []float32) []byte {
-	var n float64
-	for _, x := range v {
-		n += float64(x) * float64(x)
-	}
-	n = math.Sqrt(n)
-	if n == 0 {
-		n = 1
-	}
+	n := norm(v)
 	b := make([]byte, 4*len(v))
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(float64(x)/n)))
@@ -139,12 +130,26 @@ func encodeVec(v []float32) []byte {
 	return b
 }
 
-func decodeVec(b []byte) []float32 {
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+// normalize scales v to unit length in place, as encodeVec stores it (the
+// same float32 values), so a query's dot product with a stored vector is
+// their cosine.
+func normalize(v []float32) {
+	n := norm(v)
+	for i, x := range v {
+		v[i] = float32(float64(x) / n)
 	}
-	return v
+}
+
+// norm is v's length, or 1 for a zero vector, which then stays zero.
+func norm(v []float32) float64 {
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	if n == 0 {
+		return 1
+	}
+	return math.Sqrt(n)
 }
 
 // dotBlob is the dot product of q with a stored vector, read in place.
@@ -315,7 +320,7 @@ func (ix *Index) embedBatch(ctx context.Context, e Embedder, id string, most int
 			}
 			chunks++
 			*below = cid
-			for ui, u := range splitUnits(text) {
+			for ui, u := range ix.dense.split(text) {
 				h := unitHash(u)
 				pend = append(pend, pendingUnit{cid, ui, h, text})
 				if seen[string(h)] {

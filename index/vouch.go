@@ -36,11 +36,6 @@ const (
 	unsure      = "unsure\n"
 )
 
-// askTimeout bounds the wait for a watcher's answer. A watcher applying a
-// large change answers late; past this the asker walks and updates the index
-// itself, which is never wrong, and a stopped (SIGSTOP) watcher cannot hang it.
-var askTimeout = 2 * time.Second
-
 // ErrVouching means another watcher already answers for the workspace.
 var ErrVouching = errors.New("another 'agent memory watch' is already keeping this index fresh")
 
@@ -114,11 +109,12 @@ func serveQuestion(conn net.Conn, fresh func() error) {
 	conn.Write([]byte(reply))
 }
 
-// vouched reports whether a watcher answers that home's index is fresh. It
+// vouched reports whether a watcher answers that home's index is fresh
+// within wait. It
 // uses raw syscalls rather than package net: when no watcher runs, which is
 // the common case, the question costs a few syscalls (a socket, a failed
 // connect), and a one-shot process does not start net's poller for it.
-func vouched(home string) bool {
+func vouched(home string, wait time.Duration) bool {
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return false
@@ -133,7 +129,7 @@ func vouched(home string) bool {
 	if err != nil {
 		return false
 	}
-	tv := unix.NsecToTimeval(askTimeout.Nanoseconds())
+	tv := unix.NsecToTimeval(wait.Nanoseconds())
 	if unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv) != nil ||
 		unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &tv) != nil {
 		return false

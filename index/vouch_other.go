@@ -5,6 +5,7 @@ package index
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Vouching is built on Linux's directory handles (O_PATH) and inotify's
@@ -20,4 +21,4 @@ func Vouch(ctx context.Context, home string, fresh func() error) error {
 }
 
 // vouched is always false: the asker walks.
-func vouched(home string) bool { return false }
+func vouched(home string, wait time.Duration) bool { return false }

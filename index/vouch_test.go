@@ -75,9 +75,7 @@ func TestVouchedSearchSkipsTheWalk(t *testing.T) {
 	// The watcher's word must arrive however busy the machine is (the
 	// production bound, askTimeout, is about a stopped watcher, and is
 	// tested in TestUnvouchedSearchWalks): here the asker waits for it.
-	old := askTimeout
-	askTimeout = time.Hour
-	t.Cleanup(func() { askTimeout = old })
+	ix.askTimeout = time.Hour
 	var asked atomic.Int32
 	stop := vouch(t, home, func() error { asked.Add(1); return nil })
 
@@ -119,19 +117,17 @@ func TestVouchingWatcherAppliesChangesFirst(t *testing.T) {
 // Whenever the watcher cannot vouch — its sync failed, it answers too late,
 // it is not running but left its socket — the search walks.
 func TestUnvouchedSearchWalks(t *testing.T) {
-	cases := map[string]func(t *testing.T, home string){
-		"sync failed": func(t *testing.T, home string) {
+	cases := map[string]func(t *testing.T, home string, ix *Index){
+		"sync failed": func(t *testing.T, home string, ix *Index) {
 			vouch(t, home, func() error { return errors.New("disk on fire") })
 		},
-		"too slow": func(t *testing.T, home string) {
-			old := askTimeout
-			askTimeout = 50 * time.Millisecond
-			t.Cleanup(func() { askTimeout = old })
+		"too slow": func(t *testing.T, home string, ix *Index) {
+			ix.askTimeout = 50 * time.Millisecond
 			release := make(chan struct{})
 			vouch(t, home, func() error { <-release; return nil })
 			t.Cleanup(func() { close(release) }) // runs before vouch's stop
 		},
-		"dead watcher's socket": func(t *testing.T, home string) {
+		"dead watcher's socket": func(t *testing.T, home string, ix *Index) {
 			ln, err := net.Listen("unix", filepath.Join(home, vouchSocket))
 			if err != nil {
 				t.Fatal(err)
@@ -139,8 +135,8 @@ func TestUnvouchedSearchWalks(t *testing.T) {
 			ln.(*net.UnixListener).SetUnlinkOnClose(false)
 			ln.Close()
 		},
-		"not a socket": func(t *testing.T, home string) { write(t, home, vouchSocket, "fresh\n") },
-		"wrong answer": func(t *testing.T, home string) {
+		"not a socket": func(t *testing.T, home string, ix *Index) { write(t, home, vouchSocket, "fresh\n") },
+		"wrong answer": func(t *testing.T, home string, ix *Index) {
 			ln, err := net.Listen("unix", filepath.Join(home, vouchSocket))
 			if err != nil {
 				t.Fatal(err)
@@ -163,7 +159,7 @@ func TestUnvouchedSearchWalks(t *testing.T) {
 			home := workspace(t, map[string]string{"MEMORY.md": memoryMD})
 			ix, _ := open(t, home)
 			reindex(t, ix, false)
-			setup(t, home)
+			setup(t, home, ix)
 			write(t, home, "logs/2026-12-01.md", "# 2026-12-01\n\nThe plumber comes on Friday.\n")
 			if got := paths(search(t, ix, "plumber", SearchOptions{Fresh: true})); len(got) != 1 {
 				t.Fatalf("fresh search: %v", got)
@@ -183,14 +179,14 @@ func TestVouchOnePerWorkspace(t *testing.T) {
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	ln.Close() // a crashed watcher's leftover
 	vouch(t, home, func() error { return nil })
-	if !vouched(home) {
+	if !vouched(home, askTimeout) {
 		t.Fatal("the watcher does not answer")
 	}
 	err = Vouch(context.Background(), home, func() error { return nil })
 	if !errors.Is(err, ErrVouching) {
 		t.Fatalf("second Vouch: %v, want ErrVouching", err)
 	}
-	if !vouched(home) {
+	if !vouched(home, askTimeout) {
 		t.Fatal("the second watcher disturbed the first")
 	}
 }
@@ -205,7 +201,7 @@ func TestVouchLongPath(t *testing.T) {
 		t.Fatalf("path only %d bytes: the test needs a longer one", n)
 	}
 	stop := vouch(t, home, func() error { return nil })
-	if !vouched(home) {
+	if !vouched(home, askTimeout) {
 		t.Fatal("no answer through the long path")
 	}
 	stop()

@@ -66,6 +66,14 @@ type AppendResult struct {
 // byte the user wrote kept as it was. Text that is empty fails with
 // ErrInvalid.
 func AppendFact(home, text, section string) (AppendResult, error) {
+	return appendFact(home, text, section, nil)
+}
+
+// appendFact is AppendFact. beforeRename is nil except in tests: it runs in
+// a rewrite of MEMORY.md once the new content is written, just before the
+// check for a change made meanwhile, so a test can save as an editor would
+// at the worst moment.
+func appendFact(home, text, section string, beforeRename func(path string)) (AppendResult, error) {
 	res := AppendResult{Path: memoryFile}
 	text, res.Secrets = secrets.Redact(text) // a secret never lands in memory
 	lines := escapeHeadings(entryLines(text))
@@ -401,11 +409,6 @@ func appendBytes(home, rel string, b []byte) error {
 }
 
 var errChanged = errors.New("changed by another program while being rewritten")
-
-// beforeRename is nil except in tests: it runs in a rewrite of MEMORY.md
-// once the new content is written, just before the check for a change made
-// meanwhile, so a test can save as an editor would at the worst moment.
-var beforeRename func(path string)
 
 // readForUpdate reads a file for a rewrite; a later unchanged() tells
 // whether someone else wrote it in between. A missing file reads as empty,

@@ -626,15 +626,14 @@ func TestAppendFactRetriesAfterAnEditorsSave(t *testing.T) {
 	home := workspace(t, initialMemory)
 	edited := strings.Replace(initialMemory, "## Decisions\n", "## Decisions\n\n- Edited in vim while the agent wrote.\n", 1)
 	attempts := 0
-	beforeRename = func(path string) {
+	beforeRename := func(path string) {
 		if attempts++; attempts == 1 {
 			if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
 				t.Error(err)
 			}
 		}
 	}
-	defer func() { beforeRename = nil }()
-	res, err := AppendFact(home, "Likes green tea.", "User Facts") // not the last section: a rewrite
+	res, err := appendFact(home, "Likes green tea.", "User Facts", beforeRename) // not the last section: a rewrite
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -657,7 +656,7 @@ func TestAppendFactNoticesASameSizeSameMtimeSave(t *testing.T) {
 		t.Fatal("the edit must keep the size and change the bytes")
 	}
 	attempts := 0
-	beforeRename = func(path string) {
+	beforeRename := func(path string) {
 		if attempts++; attempts == 1 {
 			fi, err := os.Stat(path)
 			if err != nil {
@@ -672,8 +671,7 @@ func TestAppendFactNoticesASameSizeSameMtimeSave(t *testing.T) {
 			}
 		}
 	}
-	defer func() { beforeRename = nil }()
-	if _, err := AppendFact(home, "Likes green tea.", "User Facts"); err != nil {
+	if _, err := appendFact(home, "Likes green tea.", "User Facts", beforeRename); err != nil {
 		t.Fatal(err)
 	}
 	if attempts != 2 {
@@ -691,15 +689,14 @@ func TestAppendFactGivesUpToABusyEditor(t *testing.T) {
 	home := workspace(t, initialMemory)
 	attempts := 0
 	var last string
-	beforeRename = func(path string) {
+	beforeRename := func(path string) {
 		attempts++
 		last = strings.Replace(initialMemory, "## Decisions\n", "## Decisions\n\n- Save"+strings.Repeat("!", attempts)+"\n", 1)
 		if err := os.WriteFile(path, []byte(last), 0o600); err != nil {
 			t.Error(err)
 		}
 	}
-	defer func() { beforeRename = nil }()
-	_, err := AppendFact(home, "Likes green tea.", "User Facts")
+	_, err := appendFact(home, "Likes green tea.", "User Facts", beforeRename)
 	if !errors.Is(err, errChanged) {
 		t.Fatalf("err = %v, want errChanged", err)
 	}

@@ -2,7 +2,8 @@ package memory
 
 import (
 	"errors"
-	"fmt"
+
+	"agent/errkind"
 )
 
 // Sentinel errors; wrap them with %w and context. The CLI maps them to exit
@@ -14,16 +15,6 @@ var (
 	ErrNotFound = errors.New("not found")
 )
 
-// kindError is a complete, user-facing message that still matches a
-// sentinel with errors.Is, so it does not end in ": invalid".
-type kindError struct {
-	kind error
-	msg  string
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }
-
 func invalidf(format string, args ...any) error {
-	return &kindError{kind: ErrInvalid, msg: fmt.Sprintf(format, args...)}
+	return errkind.Errorf(ErrInvalid, format, args...)
 }

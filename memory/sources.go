@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"agent/errkind"
 	"agent/memory/confined"
 )
 
@@ -87,7 +88,7 @@ func AddSource(home, name, dir string) (Source, error) {
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return Source{}, &kindError{kind: ErrNotFound, msg: fmt.Sprintf("source %s: %v", name, unwrapPathError(err))}
+		return Source{}, errkind.Errorf(ErrNotFound, "source %s: %v", name, unwrapPathError(err))
 	}
 	if !fi.IsDir() {
 		return Source{}, invalidf("source %s: %s is not a directory", name, abs)
@@ -116,7 +117,7 @@ func RemoveSource(home, name string) (Source, error) {
 	err := updateSources(home, func(list []Source) ([]Source, error) {
 		i := slices.IndexFunc(list, func(s Source) bool { return s.Name == name })
 		if i < 0 {
-			return nil, &kindError{kind: ErrNotFound, msg: fmt.Sprintf("no source named %q", name)}
+			return nil, errkind.Errorf(ErrNotFound, "no source named %q", name)
 		}
 		gone = list[i]
 		return slices.Delete(list, i, i+1), nil

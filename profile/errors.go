@@ -2,7 +2,8 @@ package profile
 
 import (
 	"errors"
-	"fmt"
+
+	"agent/errkind"
 )
 
 // Sentinel errors; wrap them with %w and context. The CLI maps them to exit
@@ -17,21 +18,10 @@ var (
 	ErrNoDirective = errors.New("profile write refused: no user directive")
 )
 
-// kindError carries a complete, user-facing message while still matching a
-// sentinel with errors.Is, so messages read "unknown profile key ..." rather
-// than "...: invalid".
-type kindError struct {
-	kind error
-	msg  string
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }
-
 func invalidf(format string, args ...any) error {
-	return &kindError{kind: ErrInvalid, msg: fmt.Sprintf(format, args...)}
+	return errkind.Errorf(ErrInvalid, format, args...)
 }
 
 func notFoundf(format string, args ...any) error {
-	return &kindError{kind: ErrNotFound, msg: fmt.Sprintf(format, args...)}
+	return errkind.Errorf(ErrNotFound, format, args...)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
+	"agent/errkind"
 	"agent/memory/confined"
 )
 
@@ -15,7 +16,7 @@ import (
 func readFile(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", &kindError{kind: fs.ErrNotExist, msg: fmt.Sprintf("no SOUL.md at %s (run: agent init to create the default persona)", path)}
+		return "", errkind.Errorf(fs.ErrNotExist, "no SOUL.md at %s (run: agent init to create the default persona)", path)
 	}
 	if err != nil {
 		return "", fmt.Errorf("read SOUL.md: %w", err)

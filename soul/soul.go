@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"agent/errkind"
 	"agent/soul/revisions"
 )
 
@@ -77,7 +78,7 @@ func (s *Store) Load(ctx context.Context) (Soul, error) {
 		// The persona's revisions live in state.db: point at the user's own
 		// latest one before the default.
 		if last, ok, _ := s.revs.Latest(ctx, ""); ok {
-			return Soul{}, &kindError{kind: fs.ErrNotExist, msg: fmt.Sprintf("no SOUL.md at %s; restore your persona with: agent soul revert %d (its latest revision; see agent soul history), or run agent init for the default one", s.path, last.ID)}
+			return Soul{}, errkind.Errorf(fs.ErrNotExist, "no SOUL.md at %s; restore your persona with: agent soul revert %d (its latest revision; see agent soul history), or run agent init for the default one", s.path, last.ID)
 		}
 	}
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/core/jobs"
+	"agent/core/printable"
 	"agent/index"
 	"agent/profile"
 	"agent/soul"
@@ -99,7 +99,7 @@ func (a *app) initProfile(ctx context.Context, st *profile.Store, names []profil
 				return err
 			}
 		case cur != n.value:
-			a.warnf("%s is already %q; change it with: agent profile set %s %s", n.key, cur, n.key, jobs.ShellQuote(n.value))
+			a.warnf("%s is already %q; change it with: agent profile set %s %s", n.key, cur, n.key, printable.Word(n.value))
 		}
 	}
 	return nil

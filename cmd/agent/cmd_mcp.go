@@ -13,6 +13,7 @@ import (
 
 	"agent/core"
 	"agent/core/mcp"
+	"agent/core/printable"
 )
 
 func (a *app) mcpCommand() *cli.Command {
@@ -475,13 +476,7 @@ func (a *app) runMCPTools(ctx context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-func oneLineDesc(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 120 {
-		s = string(r[:119]) + "…"
-	}
-	return s
-}
+func oneLineDesc(s string) string { return printable.Cut(printable.OneLine(s), 120) }
 
 // startIntegrations wires the workspace's integrations into a chat: their
 // tools and their identity line. It never fails the chat: a broken

@@ -151,11 +151,7 @@ func (a *app) sessionsCommand() *cli.Command {
 
 // clip shortens s to one line of at most n runes for a table cell.
 func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return printable.Cut(printable.OneLine(s), n)
 }
 
 // sessionJSON is a session in --json: every field always present,

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/printable"
 	"agent/core/skills"
 	"agent/soul/revisions"
 )
@@ -202,11 +203,7 @@ func skillNote(r skillJSON) string {
 
 // clipCell shortens a table cell to width runes.
 func clipCell(s string, width int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > width {
-		return string(r[:width-1]) + "…"
-	}
-	return s
+	return printable.Cut(printable.OneLine(s), width)
 }
 
 // findSkill finds a usable skill by name, first recording an editor's

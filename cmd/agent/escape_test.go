@@ -120,3 +120,23 @@ func TestSessionShowEscapesControls(t *testing.T) {
 		}
 	}
 }
+
+// init's hint on how to change a name already set shows the new name as a
+// word to type, quoted by printable.Word, the one quoter that escapes
+// control characters; a name holding one is refused before any hint, its
+// character named, not sent.
+func TestInitHintQuotesTheName(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "ws")
+	if code, _, stderr := runTTY(t, false, "--home", home, "--quiet", "init", "--user-name", "Ada"); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, _, stderr := runTTY(t, false, "--home", home, "init", "--user-name", "Ada Lovelace")
+	if want := `agent profile set user.name 'Ada Lovelace'`; code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("init: %d %q does not hint %s", code, stderr, want)
+	}
+	code, _, stderr = runTTY(t, false, "--home", home, "init", "--user-name", "Ada\x1b[2J")
+	if code != 2 || !strings.Contains(stderr, "U+001B") {
+		t.Errorf("init with a control character: %d %q, want a usage error naming it", code, stderr)
+	}
+	noControls(t, "init stderr", stderr)
+}

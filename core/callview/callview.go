@@ -97,7 +97,7 @@ func Wrap(lines []string, width int) []string {
 			if !first {
 				limit -= uniseg.StringWidth(cont)
 			}
-			head, rest := cut(l, limit)
+			head, rest := printable.Split(l, limit)
 			if !first {
 				head = cont + head
 			}
@@ -109,22 +109,6 @@ func Wrap(lines []string, width int) []string {
 		}
 	}
 	return out
-}
-
-// cut splits s after at most width display columns (at least one
-// grapheme, so a wide character in a narrow terminal still moves on).
-func cut(s string, width int) (head, rest string) {
-	g := uniseg.NewGraphemes(s)
-	w, end := 0, 0
-	for g.Next() {
-		cw := g.Width()
-		if w+cw > width && end > 0 {
-			return s[:end], s[end:]
-		}
-		w += cw
-		_, end = g.Positions()
-	}
-	return s, ""
 }
 
 // Page writes lines to w, a screen of height rows at a time: between

@@ -36,11 +36,11 @@ var monthToday = time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
 
 func crashChild(at, home, do string) error {
 	ctx := context.Background()
-	distill.SetStage(func(s string) {
+	kill := func(s string) {
 		if s == at {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
-	})
+	}
 	ws, err := core.Open(ctx, home)
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ func crashChild(at, home, do string) error {
 		}
 		revs := memrev.NewStore(ws.State, home, nil)
 		for _, p := range pending {
-			if err := distill.Accept(ctx, ws.State, revs, home, p, monthToday); err != nil {
+			if err := distill.AcceptAt(ctx, ws.State, revs, home, p, monthToday, kill); err != nil {
 				return err
 			}
 		}
@@ -63,8 +63,8 @@ func crashChild(at, home, do string) error {
 	if err != nil {
 		return err
 	}
-	_, err = distill.Run(ctx, distill.Options{Home: home, Today: monthToday, Kind: distill.Month,
-		Model: core.DistillModel{Model: o, Name: "llama3.2"}, DB: ws.State})
+	_, err = distill.Run(ctx, distill.WithStage(distill.Options{Home: home, Today: monthToday, Kind: distill.Month,
+		Model: core.DistillModel{Model: o, Name: "llama3.2"}, DB: ws.State}, kill))
 	return err
 }
 

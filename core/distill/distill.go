@@ -77,6 +77,8 @@ type Options struct {
 	// Progress, if set, hears what is going on (for stderr).
 	Progress func(string)
 	Now      func() time.Time
+
+	stage stage // nil but in the crash tests (export_test.go)
 }
 
 // Result is what happened to one period.
@@ -283,7 +285,7 @@ func runPeriod(ctx context.Context, o *Options, p Period) (Result, error) {
 	// Proposals first, then the digest: a run killed in between leaves no
 	// digest, so the period is distilled again, and the proposals, keyed by
 	// their text, are not stored twice.
-	stage("proposals")
+	o.stage.at("proposals")
 	if len(facts) > 0 {
 		n, err := storeProposals(ctx, o.DB, p, facts, o.Now())
 		if err != nil {
@@ -291,11 +293,11 @@ func runPeriod(ctx context.Context, o *Options, p Period) (Result, error) {
 		}
 		res.Proposed = n
 	}
-	stage("digest")
+	o.stage.at("digest")
 	if err := writeDigest(o.Home, p, res.Digest); err != nil {
 		return res, err
 	}
-	stage("written")
+	o.stage.at("written")
 	res.Wrote = true
 	return res, nil
 }
@@ -356,9 +358,16 @@ func (o *Options) distillParts(ctx context.Context, p Period, srcs []Source, mem
 	return items, facts, 0, false, nil
 }
 
-// stage marks a point between two writes; the crash tests kill the process
-// there (export_test.go) and check that what is left is whole.
-var stage = func(string) {}
+// stage marks a point between two writes: the crash tests kill the process
+// there (crash_test.go) and check that what is left is whole. It is passed
+// in (Options, accept), never a package variable; nil marks nothing.
+type stage func(name string)
+
+func (f stage) at(name string) {
+	if f != nil {
+		f(name)
+	}
+}
 
 func addCount(m map[string]int, k string, v int) map[string]int {
 	if m == nil {

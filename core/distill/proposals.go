@@ -226,12 +226,17 @@ func Reject(ctx context.Context, db *sql.DB, id int64, now time.Time) error {
 // below — then marks it accepted. A run killed after the write and before
 // the mark finds the fact present next time and only marks it.
 func Accept(ctx context.Context, db *sql.DB, revs *memrev.Store, home string, p Proposal, today time.Time) error {
+	return accept(ctx, db, revs, home, p, today, nil)
+}
+
+// accept is Accept, marking its stages.
+func accept(ctx context.Context, db *sql.DB, revs *memrev.Store, home string, p Proposal, today time.Time, stage stage) error {
 	mem, err := readMemory(home)
 	if err != nil {
 		return err
 	}
 	line := p.Text + " (" + p.Source + ")"
-	stage("accept")
+	stage.at("accept")
 	if !memHas(mem.lines, p.Text) {
 		reason := fmt.Sprintf("distill %s: %s %q", p.Period, p.Action, p.Text)
 		_, err = revs.Change(ctx, memrev.Agent, reason, func() error {
@@ -248,7 +253,7 @@ func Accept(ctx context.Context, db *sql.DB, revs *memrev.Store, home string, p 
 			return err
 		}
 	}
-	stage("accepted")
+	stage.at("accepted")
 	_, err = db.ExecContext(ctx, qDecideProposal, "accepted", today.UTC().Format(time.RFC3339), p.ID)
 	return err
 }

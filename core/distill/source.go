@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"agent/core/printable"
 	"agent/memory"
 )
 
@@ -131,9 +132,9 @@ func ChunkSources(srcs []Source, maxChars int) []Chunk {
 			}
 			h := "=== " + s.Path + " ===\n"
 			l := fmt.Sprintf("%d| %s\n", i+1, line)
-			if len(h)+len(l) > maxChars {
-				l = truncateRunes(l, maxChars-len(h)-2) + "…\n"
-				cut++
+			shortened := len(h)+len(l) > maxChars
+			if shortened {
+				l = printable.CutBytes(strings.TrimSuffix(l, "\n"), maxChars-len(h)-1) + "\n"
 			}
 			need := len(l)
 			if header != s.Path {
@@ -141,6 +142,9 @@ func ChunkSources(srcs []Source, maxChars int) []Chunk {
 			}
 			if b.Len()+need > maxChars {
 				flush()
+			}
+			if shortened { // counted in the chunk that holds it, after a flush
+				cut++
 			}
 			if header != s.Path {
 				b.WriteString(h)
@@ -151,18 +155,4 @@ func ChunkSources(srcs []Source, maxChars int) []Chunk {
 	}
 	flush()
 	return out
-}
-
-// truncateRunes cuts s to at most n bytes without splitting a character.
-func truncateRunes(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

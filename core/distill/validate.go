@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"agent/core/printable"
 )
 
 // Citation is a checked source: lines Start..End (1-based, inclusive) of a
@@ -144,9 +146,12 @@ func normalise(s string) string {
 // marker cannot turn the bullet into something else. "" when nothing is left
 // or it is longer than max runes.
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.In(r, unicode.Cc, unicode.Cf)
-	}), " ")
+	s = printable.OneLine(strings.Map(func(r rune) rune {
+		if unicode.In(r, unicode.Cc, unicode.Cf) {
+			return ' '
+		}
+		return r
+	}, s))
 	// A heading, quote or list marker in front would make the bullet
 	// something else; "**bold**" stays.
 	for {

@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"agent/core/printable"
 	"agent/memory"
 )
 
@@ -53,7 +54,7 @@ func (m Message) hasText() bool { return strings.TrimSpace(m.Text) != "" || len(
 // heading is the conversation's top heading: its date and time, origin and
 // title, so every chunk's heading path says where it came from.
 func (c *Conversation) heading(loc *time.Location) string {
-	title := oneLine(c.Title)
+	title := printable.OneLine(c.Title)
 	if title == "" {
 		title = "Untitled"
 	}
@@ -68,7 +69,7 @@ func render(c *Conversation, msgs []Message, part int, loc *time.Location) []byt
 	var b strings.Builder
 	fmt.Fprintf(&b, "---\ndate: %s\norigin: %s\nconversation: %s\n", c.Started.In(loc).Format(time.DateOnly), c.Origin, yamlScalar(c.ID))
 	if c.Title != "" {
-		fmt.Fprintf(&b, "title: %s\n", yamlScalar(oneLine(c.Title)))
+		fmt.Fprintf(&b, "title: %s\n", yamlScalar(printable.OneLine(c.Title)))
 	}
 	b.WriteString("---\n\n# " + c.heading(loc))
 	if part > 1 {
@@ -101,9 +102,6 @@ func render(c *Conversation, msgs []Message, part int, loc *time.Location) []byt
 	}
 	return []byte(b.String())
 }
-
-// oneLine folds a title onto one line.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // escapeInline keeps a title from closing the bracket or heading it sits in.
 func escapeInline(s string) string {

@@ -14,22 +14,10 @@ import (
 	"path"
 	"strings"
 
+	"agent/core/printable"
+	"agent/errkind"
 	"agent/memory/secrets"
 )
-
-// kindError is a complete message that still matches a sentinel with
-// errors.Is, so it does not end in ": not an export".
-type kindError struct {
-	kind error
-	msg  string
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }
-
-func errorf(kind error, format string, args ...any) error {
-	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
-}
 
 // ErrNotExport marks a file that is not the export asked for: a usage error.
 var ErrNotExport = errors.New("not an export")
@@ -95,7 +83,7 @@ type Problem struct {
 func (p Problem) String() string {
 	s := fmt.Sprintf("conversation %d", p.Index)
 	if p.Title != "" {
-		s += fmt.Sprintf(" (%q)", oneLine(p.Title))
+		s += fmt.Sprintf(" (%q)", printable.OneLine(p.Title))
 	} else if p.ID != "" {
 		s += " (" + p.ID + ")"
 	}
@@ -121,7 +109,7 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 	p := Parsed{Origin: origin, Counts: newCounts()}
 	r, closer, err := openConversationsJSON(file, lim)
 	if errors.Is(err, fs.ErrNotExist) {
-		return p, errorf(ErrNotFound, "no file %s", file)
+		return p, errkind.Errorf(ErrNotFound, "no file %s", file)
 	}
 	if err != nil {
 		return p, err
@@ -133,17 +121,17 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 		var syn *json.SyntaxError
 		switch {
 		case errors.Is(err, errTooLarge):
-			return errorf(ErrNotExport, "%s: %v; nothing imported", file, err)
+			return errkind.Errorf(ErrNotExport, "%s: %v; nothing imported", file, err)
 		case errors.As(err, &syn):
-			return errorf(ErrNotExport, "%s: truncated or invalid JSON (%v at byte %d); nothing imported", file, err, syn.Offset)
+			return errkind.Errorf(ErrNotExport, "%s: truncated or invalid JSON (%v at byte %d); nothing imported", file, err, syn.Offset)
 		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-			return errorf(ErrNotExport, "%s: truncated or invalid JSON (unexpected end of JSON input); nothing imported", file)
+			return errkind.Errorf(ErrNotExport, "%s: truncated or invalid JSON (unexpected end of JSON input); nothing imported", file)
 		case errors.Is(err, zip.ErrFormat), errors.Is(err, zip.ErrChecksum):
-			return errorf(ErrNotExport, "%s: %v (a truncated zip?); nothing imported", file, err)
+			return errkind.Errorf(ErrNotExport, "%s: %v (a truncated zip?); nothing imported", file, err)
 		}
 		var corrupt flate.CorruptInputError
 		if errors.As(err, &corrupt) {
-			return errorf(ErrNotExport, "%s: %v (a truncated zip?); nothing imported", file, err)
+			return errkind.Errorf(ErrNotExport, "%s: %v (a truncated zip?); nothing imported", file, err)
 		}
 		return fmt.Errorf("%s: %w", file, err)
 	}
@@ -152,7 +140,7 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 		return p, bad(err) // a damaged zip, a file too large: said as such, not "not JSON"
 	}
 	if err != nil || first != '[' && first != '{' {
-		return p, errorf(ErrNotExport, "%s is not JSON: a %s export is its conversations.json, or the zip it came in", file, originName[origin])
+		return p, errkind.Errorf(ErrNotExport, "%s is not JSON: a %s export is its conversations.json, or the zip it came in", file, originName[origin])
 	}
 	dec := json.NewDecoder(br)
 	i := 0
@@ -160,12 +148,12 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 		i++
 		if i == 1 {
 			if other := guessOrigin(raw); other != "" && other != origin {
-				return errorf(ErrNotExport, "%s is a %s export, not %s's (run: agent import %s %s)", file, originName[other], originName[origin], other, file)
+				return errkind.Errorf(ErrNotExport, "%s is a %s export, not %s's (run: agent import %s %s)", file, originName[other], originName[origin], other, file)
 			} else if other == "" {
 				if first == '{' {
-					return errorf(ErrNotExport, "%s: not a %s export (a conversations.json holds a list of conversations, or one conversation); nothing imported", file, originName[origin])
+					return errkind.Errorf(ErrNotExport, "%s: not a %s export (a conversations.json holds a list of conversations, or one conversation); nothing imported", file, originName[origin])
 				}
-				return errorf(ErrNotExport, "%s: not a %s export (its conversations have neither mapping nor chat_messages); nothing imported", file, originName[origin])
+				return errkind.Errorf(ErrNotExport, "%s: not a %s export (its conversations have neither mapping nor chat_messages); nothing imported", file, originName[origin])
 			}
 		}
 		p.add(i, raw)
@@ -176,7 +164,7 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			if errors.Is(err, errConversationTooLarge) {
-				return p, errorf(ErrNotExport, "%s: the conversation is larger than %s, more than any export holds; nothing imported", file, size(lim.conversation))
+				return p, errkind.Errorf(ErrNotExport, "%s: the conversation is larger than %s, more than any export holds; nothing imported", file, size(lim.conversation))
 			}
 			return p, bad(err)
 		}
@@ -192,7 +180,7 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
 				if errors.Is(err, errConversationTooLarge) {
-					return p, errorf(ErrNotExport, "%s: conversation %d is larger than %s, more than any export holds; nothing imported", file, i+1, size(lim.conversation))
+					return p, errkind.Errorf(ErrNotExport, "%s: conversation %d is larger than %s, more than any export holds; nothing imported", file, i+1, size(lim.conversation))
 				}
 				return p, bad(err)
 			}
@@ -206,7 +194,7 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		if err == nil {
-			return p, errorf(ErrNotExport, "%s: more JSON after the conversations; nothing imported", file)
+			return p, errkind.Errorf(ErrNotExport, "%s: more JSON after the conversations; nothing imported", file)
 		}
 		return p, bad(err)
 	}
@@ -215,7 +203,7 @@ func readExport(file, origin string, lim limits) (Parsed, error) {
 		for _, u := range firstProblems(p.Unreadable, 3) {
 			why = append(why, u.String())
 		}
-		return p, errorf(ErrNotExport, "%s: not one conversation could be read (%s); nothing imported", file, strings.Join(why, "; "))
+		return p, errkind.Errorf(ErrNotExport, "%s: not one conversation could be read (%s); nothing imported", file, strings.Join(why, "; "))
 	}
 	return p, nil
 }
@@ -318,7 +306,7 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	c.n += int64(n)
 	switch {
 	case c.n > c.lim.export:
-		return n, errorf(errTooLarge, "conversations.json is larger than %s, more than any export holds", size(c.lim.export))
+		return n, errkind.Errorf(errTooLarge, "conversations.json is larger than %s, more than any export holds", size(c.lim.export))
 	case c.counted && c.n-c.from > c.lim.conversation+64<<10: // + the buffer's read-ahead
 		return n, errConversationTooLarge
 	}
@@ -375,7 +363,7 @@ func openConversationsJSON(file string, lim limits) (io.Reader, io.Closer, error
 	if n < 4 || !bytes.Equal(head, []byte("PK\x03\x04")) {
 		if fi.Size() > lim.export {
 			f.Close()
-			return nil, nil, errorf(ErrNotExport, "%s is %.1f GiB, more than the %s any export holds; nothing imported", file, float64(fi.Size())/(1<<30), size(lim.export))
+			return nil, nil, errkind.Errorf(ErrNotExport, "%s is %.1f GiB, more than the %s any export holds; nothing imported", file, float64(fi.Size())/(1<<30), size(lim.export))
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			f.Close()
@@ -386,7 +374,7 @@ func openConversationsJSON(file string, lim limits) (io.Reader, io.Closer, error
 	zr, err := zip.NewReader(f, fi.Size())
 	if err != nil {
 		f.Close()
-		return nil, nil, errorf(ErrNotExport, "%s: a damaged zip (%v); nothing imported", file, err)
+		return nil, nil, errkind.Errorf(ErrNotExport, "%s: a damaged zip (%v); nothing imported", file, err)
 	}
 	var best *zip.File
 	for _, zf := range zr.File {
@@ -396,17 +384,17 @@ func openConversationsJSON(file string, lim limits) (io.Reader, io.Closer, error
 	}
 	if best == nil {
 		f.Close()
-		return nil, nil, errorf(ErrNotExport, "%s: a zip without conversations.json; nothing imported", file)
+		return nil, nil, errkind.Errorf(ErrNotExport, "%s: a zip without conversations.json; nothing imported", file)
 	}
 	if best.UncompressedSize64 > uint64(lim.export) {
 		f.Close()
-		return nil, nil, errorf(ErrNotExport, "%s: its %s would inflate to %.1f GiB, more than the %s any export holds; nothing imported",
+		return nil, nil, errkind.Errorf(ErrNotExport, "%s: its %s would inflate to %.1f GiB, more than the %s any export holds; nothing imported",
 			file, best.Name, float64(best.UncompressedSize64)/(1<<30), size(lim.export))
 	}
 	rc, err := best.Open()
 	if err != nil {
 		f.Close()
-		return nil, nil, errorf(ErrNotExport, "%s: %s: %v; nothing imported", file, best.Name, err)
+		return nil, nil, errkind.Errorf(ErrNotExport, "%s: %s: %v; nothing imported", file, best.Name, err)
 	}
 	return rc, closers{rc, f}, nil
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"agent/core/printable"
 )
 
 // The exports are undocumented and drift from month to month, so a field is
@@ -164,10 +166,7 @@ func jsonKind(b []byte) string {
 }
 
 func quoteShort(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:40]) + "…"
-	}
-	return strconv.Quote(s)
+	return strconv.Quote(printable.Cut(s, 41))
 }
 
 // unreadable says why a conversation could not be read, in the user's

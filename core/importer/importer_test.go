@@ -404,14 +404,14 @@ func TestImportIsAllOrNothing(t *testing.T) {
 	p := read(t, gptFixture, ChatGPT)
 
 	// A failure while writing: nothing in place, nothing recorded.
-	failStage = func(i int) error {
+	failing := opts
+	failing.faults.stage = func(i int) error {
 		if i == 1 {
 			return errors.New("disk full")
 		}
 		return nil
 	}
-	_, err := Import(ctx, db, home, p, opts)
-	failStage = nil
+	_, err := Import(ctx, db, home, p, failing)
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("err = %v", err)
 	}
@@ -424,9 +424,9 @@ func TestImportIsAllOrNothing(t *testing.T) {
 
 	// A crash after the record, before the files are in place: the next
 	// import (or list, or undo) puts them there.
-	crashAfterCommit = func() bool { return true }
-	res, err := Import(ctx, db, home, p, opts)
-	crashAfterCommit = nil
+	crashing := opts
+	crashing.faults.afterCommit = func() bool { return true }
+	res, err := Import(ctx, db, home, p, crashing)
 	if !errors.Is(err, errCrashed) {
 		t.Fatalf("err = %v", err)
 	}
@@ -562,5 +562,30 @@ func TestDamagedZipDataSaidAsSuch(t *testing.T) {
 	_, err = ReadExport(file, ChatGPT)
 	if err == nil || strings.Contains(err.Error(), "is not JSON") || !strings.Contains(err.Error(), "zip") {
 		t.Errorf("ReadExport = %v, want it to say the zip is damaged", err)
+	}
+}
+
+// A time in the imports table that does not read is said, naming the
+// import, not listed as 0001-01-01 (List dropped time.Parse's error).
+func TestListSaysATimeThatDoesNotRead(t *testing.T) {
+	ctx := context.Background()
+	db, home := openDB(t), t.TempDir()
+	if res, err := Import(ctx, db, home, read(t, gptFixture, ChatGPT), opts); err != nil || res.ID != 1 {
+		t.Fatalf("import: %+v, %v (the messages below name import 1)", res, err)
+	}
+	list, err := List(ctx, db)
+	if err != nil || len(list) != 1 || !list[0].At.Equal(opts.Now.Truncate(time.Second)) || list[0].UndoneAt != nil {
+		t.Fatalf("List = %+v, %v", list, err)
+	}
+	for _, c := range []struct{ set, want string }{
+		{`UPDATE imports SET at = 'last tuesday'`, `import 1: its time "last tuesday" is not an RFC 3339 time`},
+		{`UPDATE imports SET at = '2026-11-25T12:00:00Z', undone_at = '2026-13-01T00:00:00Z'`, `import 1: its undo time "2026-13-01T00:00:00Z" is not an RFC 3339 time`},
+	} {
+		if _, err := db.ExecContext(ctx, c.set); err != nil {
+			t.Fatal(err)
+		}
+		if list, err := List(ctx, db); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("after %s: List = %+v, %v; want an error saying %s", c.set, list, err, c.want)
+		}
 	}
 }

@@ -194,9 +194,9 @@ func TestPlacementIsIdempotentAfterAKill(t *testing.T) {
 	ctx := context.Background()
 	db, home := openDB(t), t.TempDir()
 	p := read(t, gptFixture, ChatGPT)
-	crashBeforeUnstage = func(i int) bool { return i == 1 }
-	res, err := Import(ctx, db, home, p, opts)
-	crashBeforeUnstage = nil
+	killed := opts
+	killed.faults.beforeUnstage = func(i int) bool { return i == 1 }
+	res, err := Import(ctx, db, home, p, killed)
 	if !errors.Is(err, errCrashed) {
 		t.Fatalf("err = %v", err)
 	}

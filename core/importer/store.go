@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"agent/errkind"
 	"agent/memory"
 	"agent/memory/confined"
 )
@@ -36,7 +37,24 @@ type Options struct {
 	// told agent to forget (core/forget's Forgotten.Holds): such a
 	// message is not imported, and is counted in Result.Forgotten.
 	Forgotten func(text string) bool
+
+	faults faults // none but in tests
 }
+
+// faults are the points where a test makes an import fail or stop as a
+// crash would, passed in with its Options rather than set in package
+// variables; the zero value is none. stage fails the import after the i-th
+// file is staged; afterCommit stops it recorded but not yet in place;
+// beforeUnstage stops placement as a kill would, file i linked into place
+// and still staged.
+type faults struct {
+	stage         func(i int) error
+	afterCommit   func() bool
+	beforeUnstage func(i int) bool
+}
+
+// errCrashed is what a fault that stops an import as a crash returns.
+var errCrashed = errors.New("crashed (test)")
 
 // Planned is one file an import writes (or would write).
 type Planned struct {
@@ -237,8 +255,8 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 		if err := confined.CreateSynced(root, path.Join(staging, strconv.Itoa(i)+".md"), data); err != nil {
 			return 0, fmt.Errorf("import: stage %s: %w", f.Path, err)
 		}
-		if failStage != nil {
-			if err := failStage(i); err != nil {
+		if opt.faults.stage != nil {
+			if err := opt.faults.stage(i); err != nil {
 				return 0, err
 			}
 		}
@@ -251,10 +269,10 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 		return 0, fmt.Errorf("import: record: %w", err)
 	}
 	committed = true
-	if crashAfterCommit != nil && crashAfterCommit() {
+	if opt.faults.afterCommit != nil && opt.faults.afterCommit() {
 		return id, errCrashed
 	}
-	return id, place(ctx, db, root, id)
+	return id, place(ctx, db, root, id, opt.faults)
 }
 
 func messageIDs(msgs []Message) string {
@@ -264,17 +282,6 @@ func messageIDs(msgs []Message) string {
 	}
 	return strings.Join(ids, "\n")
 }
-
-// Fault injection, set only by tests: failStage fails the import after the
-// i-th file is staged; crashAfterCommit stops it as a crash would, recorded
-// but not yet in place; crashBeforeUnstage stops placement as a kill would,
-// file i linked into place and still staged.
-var (
-	failStage          func(i int) error
-	crashAfterCommit   func() bool
-	crashBeforeUnstage func(i int) bool // placement stops after file i is linked
-	errCrashed         = errors.New("crashed (test)")
-)
 
 // stagingDir is where import id writes its files before they are placed.
 func stagingDir(id int64) string {
@@ -312,7 +319,7 @@ func importItems(ctx context.Context, db *sql.DB, id int64) ([]importItem, error
 // it finds a name that already links to the staged file (os.SameFile) and
 // takes it as placed, so it never places one file twice. The staging
 // folder goes last.
-func place(ctx context.Context, db *sql.DB, root *os.Root, id int64) error {
+func place(ctx context.Context, db *sql.DB, root *os.Root, id int64, f faults) error {
 	staging := stagingDir(id)
 	items, err := importItems(ctx, db, id)
 	if err != nil {
@@ -349,7 +356,7 @@ func place(ctx context.Context, db *sql.DB, root *os.Root, id int64) error {
 				return fmt.Errorf("import: %w", err)
 			}
 		}
-		if crashBeforeUnstage != nil && crashBeforeUnstage(i) {
+		if f.beforeUnstage != nil && f.beforeUnstage(i) {
 			return errCrashed
 		}
 		if err := root.Remove(src); err != nil {
@@ -408,7 +415,7 @@ func recoverStaged(ctx context.Context, db *sql.DB, home string) error {
 		err = db.QueryRowContext(ctx, `SELECT 1 FROM imports WHERE id = ? AND undone_at IS NULL`, id).Scan(&one)
 		switch {
 		case err == nil:
-			if err := place(ctx, db, root, id); err != nil {
+			if err := place(ctx, db, root, id, faults{}); err != nil {
 				return err
 			}
 		case errors.Is(err, sql.ErrNoRows):
@@ -450,9 +457,17 @@ func List(ctx context.Context, db *sql.DB) ([]Record, error) {
 		if err := rows.Scan(&r.ID, &r.Origin, &r.Source, &at, &r.Conversations, &r.Messages, &r.Skipped, &undone); err != nil {
 			return nil, fmt.Errorf("read imports: %w", err)
 		}
-		r.At, _ = time.Parse(time.RFC3339, at)
+		// Both times are written by Import and Undo; one that does not
+		// read is a damaged row, said as such rather than listed as the
+		// year 1.
+		if r.At, err = time.Parse(time.RFC3339, at); err != nil {
+			return nil, fmt.Errorf("read imports: import %d: its time %q is not an RFC 3339 time (state.db damaged?)", r.ID, at)
+		}
 		if undone.Valid {
-			t, _ := time.Parse(time.RFC3339, undone.String)
+			t, err := time.Parse(time.RFC3339, undone.String)
+			if err != nil {
+				return nil, fmt.Errorf("read imports: import %d: its undo time %q is not an RFC 3339 time (state.db damaged?)", r.ID, undone.String)
+			}
 			r.UndoneAt = &t
 		}
 		out = append(out, r)
@@ -484,11 +499,11 @@ func Undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time)
 	var undone sql.NullString
 	switch err := db.QueryRowContext(ctx, `SELECT undone_at FROM imports WHERE id = ?`, id).Scan(&undone); {
 	case errors.Is(err, sql.ErrNoRows):
-		return res, errorf(ErrNotFound, "no import %d (agent import list)", id)
+		return res, errkind.Errorf(ErrNotFound, "no import %d (agent import list)", id)
 	case err != nil:
 		return res, fmt.Errorf("read imports: %w", err)
 	case undone.Valid:
-		return res, errorf(ErrInvalid, "import %d was undone at %s", id, undone.String)
+		return res, errkind.Errorf(ErrInvalid, "import %d was undone at %s", id, undone.String)
 	}
 	items, err := importItems(ctx, db, id)
 	if err != nil {

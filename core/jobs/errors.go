@@ -2,7 +2,8 @@ package jobs
 
 import (
 	"errors"
-	"fmt"
+
+	"agent/errkind"
 )
 
 // Sentinel errors; the CLI maps them to exit codes (cmd/agent/exit.go).
@@ -14,20 +15,10 @@ var (
 	ErrNotFound = errors.New("not found")
 )
 
-// kindError carries a whole user-facing message and still matches its
-// sentinel with errors.Is.
-type kindError struct {
-	kind error
-	msg  string
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }
-
 func invalidf(format string, args ...any) error {
-	return &kindError{kind: ErrInvalid, msg: fmt.Sprintf(format, args...)}
+	return errkind.Errorf(ErrInvalid, format, args...)
 }
 
 func notFoundf(format string, args ...any) error {
-	return &kindError{kind: ErrNotFound, msg: fmt.Sprintf(format, args...)}
+	return errkind.Errorf(ErrNotFound, format, args...)
 }

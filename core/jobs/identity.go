@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"agent/core/printable"
 )
 
 // Budget of the jobs lines in the identity section: at most IdentityMax
@@ -29,7 +31,7 @@ func IdentityLines(ctx context.Context, db *sql.DB) ([]string, error) {
 	}
 	var enabled, broken []string
 	for _, j := range all {
-		cmd := cutRunes(strings.Join(j.Args, " "), identityArgsRunes)
+		cmd := printable.Cut(strings.Join(j.Args, " "), identityArgsRunes)
 		switch {
 		case j.Enabled:
 			enabled = append(enabled, fmt.Sprintf("- %s: %s (job %s)", cmd, j.Schedule.Words(), j.Name))
@@ -93,14 +95,6 @@ func Health(ctx context.Context, db *sql.DB, now time.Time) (ok bool, detail, fi
 		noun = "job"
 	}
 	return true, fmt.Sprintf("%d %s, %d enabled", len(all), noun, on), "", nil
-}
-
-func cutRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // deferredJobs describes the enabled jobs whose every run has been deferred

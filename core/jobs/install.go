@@ -56,10 +56,10 @@ func (in Install) args() []string {
 func (in Install) Crontab() string {
 	var words []string
 	if in.OllamaHost != "" {
-		words = append(words, "OLLAMA_HOST="+ShellQuote(in.OllamaHost))
+		words = append(words, "OLLAMA_HOST="+shellQuote(in.OllamaHost))
 	}
 	for _, a := range in.args() {
-		words = append(words, ShellQuote(a))
+		words = append(words, shellQuote(a))
 	}
 	return "* * * * * " + strings.ReplaceAll(strings.Join(words, " "), "%", `\%`) + "\n"
 }
@@ -102,9 +102,12 @@ func systemdQuote(s string, always bool) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// ShellQuote quotes s for sh: as it is when made only of safe characters,
-// else in single quotes. A command line for cron, or for the user to paste.
-func ShellQuote(s string) string {
+// shellQuote writes s as one word of the crontab line, exactly as sh will
+// read it back: as it is when made only of safe characters, else in single
+// quotes. It encodes a file format, as systemdQuote does; it is not for
+// showing a word to a person, which printable.Word does (it escapes control
+// characters, and NewInstall has refused them here).
+func shellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/@:") == "" {
 		return s
 	}

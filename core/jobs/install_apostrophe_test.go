@@ -46,14 +46,14 @@ func TestCrontabWithApostrophesRunsInSh(t *testing.T) {
 	}
 }
 
-// Every word ShellQuote writes reaches a command through sh as it was:
+// Every word shellQuote writes reaches a command through sh as it was:
 // plain words left bare, and words with quotes, blanks and what sh expands.
 func TestShellQuoteRoundTrip(t *testing.T) {
 	words := []string{"plain", "/a/b-c_d.e@f:g", "", "'", "''", "o'brien", "it's o'brien's", "a b", `"`, `\`, "$HOME", "`id`", "*", "a;b", "!x", "\t"}
 	for _, w := range words {
-		q := ShellQuote(w)
+		q := shellQuote(w)
 		if strings.Trim(w, "abcdefghijklmnopqrstuvwxyz/-_.@:") == "" && w != "" && q != w {
-			t.Errorf("ShellQuote(%q) = %s, want it bare", w, q)
+			t.Errorf("shellQuote(%q) = %s, want it bare", w, q)
 		}
 		out, err := exec.Command("sh", "-c", "printf '%s|' "+q).CombinedOutput()
 		if err != nil {
@@ -61,7 +61,7 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 			continue
 		}
 		if string(out) != w+"|" {
-			t.Errorf("ShellQuote(%q) = %s: sh read %q", w, q, strings.TrimSuffix(string(out), "|"))
+			t.Errorf("shellQuote(%q) = %s: sh read %q", w, q, strings.TrimSuffix(string(out), "|"))
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"agent/core/printable"
 )
 
 // Lease and timeout of a run: a run is stopped after RunTimeout, so a claim
@@ -215,9 +217,7 @@ func failureSummary(o Outcome) string {
 		line = line[:i]
 	}
 	line = strings.TrimPrefix(line, "agent: ")
-	if r := []rune(line); len(r) > 100 {
-		line = string(r[:99]) + "…"
-	}
+	line = printable.Cut(line, 100)
 	if line == "" {
 		return fmt.Sprintf("exit %d", o.ExitCode)
 	}

@@ -379,11 +379,38 @@ func (m *Manager) available(s *server) bool {
 }
 
 // Tools are the integration tools offered now, within the tool budget:
-// denied tools never, allowed ones first, then by server and name.
+// denied tools never, allowed ones first, then by server and name. It only
+// reads; Offer is the turn's call, which also tells the user about the
+// budget.
 func (m *Manager) Tools() []Tool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var all []Tool
+	tools, _ := m.offered()
+	return tools
+}
+
+// Offer is Tools for a turn that sends them to the model: the first time
+// more tools are offered than the budget holds, it also tells the user how
+// many were left out (once a Manager).
+func (m *Manager) Offer() []Tool {
+	m.mu.Lock()
+	tools, all := m.offered()
+	note := all > len(tools) && !m.budgeted
+	if note {
+		m.budgeted = true
+	}
+	m.mu.Unlock()
+	if note {
+		m.notify(fmt.Sprintf("%d integration tools, over the budget of %d: %d left out (deny some with: agent mcp deny NAME TOOL)",
+			all, m.opts.ToolBudget, all-len(tools)))
+	}
+	return tools
+}
+
+// offered is Tools (m.mu held), with how many tools there were before the
+// budget cut.
+func (m *Manager) offered() (tools []Tool, all int) {
+	var out []Tool
 	for _, name := range m.names() {
 		s := m.servers[name]
 		if !m.available(s) {
@@ -391,20 +418,12 @@ func (m *Manager) Tools() []Tool {
 		}
 		for _, t := range m.toolsOf(s) {
 			if t.Policy != "deny" {
-				all = append(all, t)
+				out = append(out, t)
 			}
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Policy == "allow" && all[j].Policy != "allow" })
-	if len(all) > m.opts.ToolBudget {
-		if !m.budgeted {
-			m.budgeted = true
-			m.notify(fmt.Sprintf("%d integration tools, over the budget of %d: %d left out (deny some with: agent mcp deny NAME TOOL)",
-				len(all), m.opts.ToolBudget, len(all)-m.opts.ToolBudget))
-		}
-		all = all[:m.opts.ToolBudget]
-	}
-	return all
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Policy == "allow" && out[j].Policy != "allow" })
+	return out[:min(len(out), m.opts.ToolBudget)], len(out)
 }
 
 func (m *Manager) toolsOf(s *server) []Tool {

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -305,8 +306,18 @@ func TestPolicyAndBudget(t *testing.T) {
 			t.Fatalf("denied server's tool offered: %s", tl.FullName)
 		}
 	}
-	if !strings.Contains(f.notes.String(), "7 integration tools, over the budget of 3: 4 left out") {
-		t.Fatalf("budget not reported: %s", f.notes.String())
+	// Tools is a getter: asked any number of times, it tells nobody. Offer,
+	// the turn's call, gives the same tools and the note, once.
+	m.Tools()
+	if strings.Contains(f.notes.String(), "over the budget") {
+		t.Fatalf("Tools, a getter, gave the budget note: %s", f.notes.String())
+	}
+	if offered := m.Offer(); !reflect.DeepEqual(offered, tools) {
+		t.Fatalf("Offer gave %+v, Tools %+v", offered, tools)
+	}
+	m.Offer()
+	if n := strings.Count(f.notes.String(), "7 integration tools, over the budget of 3: 4 left out"); n != 1 {
+		t.Fatalf("budget reported %d times, want once: %s", n, f.notes.String())
 	}
 	if got := identityLines(m); got[0] != "a: 0 tools" || got[1] != "b: 7 tools" {
 		t.Fatalf("identity: %q", got)

@@ -11,37 +11,45 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// Escape returns s with every control character but newline and tab
-// written as an escape (\x1b, \r, \u009b), and the bidirectional overrides
-// and isolates that reorder what a line appears to say (U+202A–U+202E,
-// U+2066–U+2069) likewise. Bytes that are not valid UTF-8 pass unchanged:
-// a streamed reply may split a character between two pieces, and the
-// terminal joins them again. Text without such characters comes back as
-// it was.
+// Escape returns s with every invisible character (see invisible) but
+// newline and tab written as an escape (\x1b, \r, \u200b, \u202e), so
+// nothing in it acts on the terminal, reorders what a line appears to say
+// or hides there. A joiner right after a character shown as itself stays:
+// it shapes an emoji sequence (👨‍👩‍👧, a subdivision flag) or a word (Persian,
+// Indic scripts). Bytes that are not valid UTF-8 pass unchanged: a streamed
+// reply may split a character between two pieces, and the terminal joins
+// them again. Text without such characters comes back as it was.
 func Escape(s string) string {
-	i := strings.IndexFunc(s, needsEscape)
+	i := strings.IndexFunc(s, func(r rune) bool { return r != '\n' && r != '\t' && (invisible(r) || joiner(r)) })
 	if i < 0 {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	b.WriteString(s[:i])
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	shown := i > 0 && !unicode.IsSpace(prev) // the rune before was shown as itself
 	for rest := s[i:]; rest != ""; {
 		r, n := utf8.DecodeRuneInString(rest)
 		raw := rest[:n]
 		rest = rest[n:]
-		if !needsEscape(r) {
+		if r == '\n' || r == '\t' || !invisible(r) || joiner(r) && shown {
 			b.WriteString(raw) // invalid bytes too, as they came
+			shown = !unicode.IsSpace(r) && !(r == utf8.RuneError && n == 1)
 			continue
 		}
+		shown = false
 		switch {
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r < 0x80:
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
 		default:
 			fmt.Fprintf(&b, `\u%04x`, r)
 		}
@@ -49,28 +57,39 @@ func Escape(s string) string {
 	return b.String()
 }
 
-func needsEscape(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
-		return false
-	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
+// invisible is the one definition of a character a terminal does not show
+// as itself: a control (C0, DEL, C1, newline and tab included), a format
+// character (bidi overrides, isolates and marks, zero-width spaces and
+// joiners, the byte-order mark, soft hyphen) or a line or paragraph
+// separator. Private-use and (to Go's tables) unassigned code points are
+// not: a font draws the one, and the other may be a newer emoji.
+func invisible(r rune) bool {
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
-// EscapeInvisible returns s with every rune a terminal would not show as
-// itself (not unicode.IsGraphic: controls, format characters such as bidi
-// overrides and zero-width spaces, line and paragraph separators) written
-// as \uXXXX, the JSON escape, so a line of JSON stays JSON.
+// joiner reports the invisible characters that join the visible ones
+// around them into one: ZWNJ, ZWJ and the emoji tag characters.
+func joiner(r rune) bool {
+	return r == '\u200c' || r == '\u200d' || r >= 0xe0020 && r <= 0xe007f
+}
+
+// EscapeInvisible returns s with every invisible character (newline and
+// tab too) written as \uXXXX, the JSON escape (a surrogate pair beyond the
+// BMP), so a line of JSON stays one line of JSON and shows every character.
 func EscapeInvisible(s string) string {
+	if !strings.ContainsFunc(s, invisible) {
+		return s
+	}
 	var b strings.Builder
+	b.Grow(len(s) + 8)
 	for _, r := range s {
-		if unicode.IsGraphic(r) {
+		switch {
+		case !invisible(r):
 			b.WriteRune(r)
-		} else {
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
 			fmt.Fprintf(&b, `\u%04x`, r)
 		}
 	}
@@ -93,9 +112,10 @@ func Name(s string) string {
 // Word shows s as one word of a command line that reads as it runs and
 // shows every character: as it is when made only of characters sh leaves
 // alone (and ${VAR}, written unexpanded), else in single quotes; as a
-// Go-escaped double-quoted string when it holds a control or invisible
-// character (an ANSI escape, a bidi override, a zero-width space), which
-// single quotes would pass to the terminal raw.
+// Go-escaped double-quoted string when it holds an invisible character (an
+// ANSI escape, a bidi override, a zero-width space or joiner), which single
+// quotes would pass to the terminal raw, or a space other than ' ' (one
+// word would look like two).
 func Word(s string) string {
 	switch {
 	case s == "":
@@ -104,7 +124,7 @@ func Word(s string) string {
 		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-${}", r)
 	}):
 		return s
-	case !utf8.ValidString(s) || !only(s, func(r rune) bool { return unicode.IsPrint(r) && !unicode.Is(unicode.Cf, r) }):
+	case !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return invisible(r) || unicode.IsSpace(r) && r != ' ' }):
 		return strconv.QuoteToGraphic(s)
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

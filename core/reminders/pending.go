@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"agent/core/printable"
 )
 
 // Budget of the PENDING lines in the identity section: at most PendingMax
@@ -59,11 +61,4 @@ func ChatStartLine(ctx context.Context, db *sql.DB, now time.Time, loc *time.Loc
 }
 
 // cut shortens s to n runes on one line, marking the cut with "…".
-func cut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
+func cut(s string, n int) string { return printable.Cut(printable.OneLine(s), n) }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"agent/core/printable"
 )
 
 // PathEnv names the variable listing extra skill directories,
@@ -157,7 +159,7 @@ func (c Catalog) Find(name string) (Skill, error) {
 			return Skill{}, invalidf("skill %s (%s) is invalid: %s", name, p.Path, p.Reason)
 		}
 	}
-	return Skill{}, notFoundf("no skill named %q", oneLine(name))
+	return Skill{}, notFoundf("no skill named %q", printable.OneLine(name))
 }
 
 // pathErr is an error without the path the caller already shows.

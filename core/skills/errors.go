@@ -2,7 +2,8 @@ package skills
 
 import (
 	"errors"
-	"fmt"
+
+	"agent/errkind"
 )
 
 // Sentinel errors; the CLI maps them to exit codes in one place
@@ -18,20 +19,10 @@ var (
 	ErrExists = errors.New("already exists")
 )
 
-// kindError carries a complete, user-facing message while still matching a
-// sentinel with errors.Is.
-type kindError struct {
-	kind error
-	msg  string
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }
-
 func invalidf(format string, args ...any) error {
-	return &kindError{kind: ErrInvalid, msg: fmt.Sprintf(format, args...)}
+	return errkind.Errorf(ErrInvalid, format, args...)
 }
 
 func notFoundf(format string, args ...any) error {
-	return &kindError{kind: ErrNotFound, msg: fmt.Sprintf(format, args...)}
+	return errkind.Errorf(ErrNotFound, format, args...)
 }

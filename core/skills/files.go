@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"agent/core/printable"
 )
 
 // Caps on what the model reads from a skill.
@@ -94,7 +96,7 @@ func Read(s Skill, path string, offset int) (Text, error) {
 		return Text{}, invalidf("empty path: name a file of skill %s (skill_read(name) lists them)", s.Name)
 	}
 	if hidden(path) || hiddenTarget(s, path) {
-		return Text{}, invalidf("skill %s: %q is hidden (a name starting with a dot); skill_read opens only the files it lists for the skill", s.Name, oneLine(path))
+		return Text{}, invalidf("skill %s: %q is hidden (a name starting with a dot); skill_read opens only the files it lists for the skill", s.Name, printable.OneLine(path))
 	}
 	root, err := os.OpenRoot(s.Dir)
 	if err != nil {
@@ -104,9 +106,9 @@ func Read(s Skill, path string, offset int) (Text, error) {
 	f, err := root.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return Text{}, notFoundf("skill %s has no file %q (skill_read(name) lists them)", s.Name, oneLine(path))
+			return Text{}, notFoundf("skill %s has no file %q (skill_read(name) lists them)", s.Name, printable.OneLine(path))
 		}
-		return Text{}, invalidf("skill %s: cannot read %q: %s; only files inside the skill's directory can be read", s.Name, oneLine(path), pathErr(err))
+		return Text{}, invalidf("skill %s: cannot read %q: %s; only files inside the skill's directory can be read", s.Name, printable.OneLine(path), pathErr(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
@@ -114,21 +116,21 @@ func Read(s Skill, path string, offset int) (Text, error) {
 		return Text{}, fmt.Errorf("skill %s: %s: %w", s.Name, path, err)
 	}
 	if !st.Mode().IsRegular() {
-		return Text{}, invalidf("skill %s: %q is not a file", s.Name, oneLine(path))
+		return Text{}, invalidf("skill %s: %q is not a file", s.Name, printable.OneLine(path))
 	}
 	if st.Size() > MaxResourceBytes {
-		return Text{}, invalidf("skill %s: %q is %d bytes; skill_read opens files up to %d", s.Name, oneLine(path), st.Size(), MaxResourceBytes)
+		return Text{}, invalidf("skill %s: %q is %d bytes; skill_read opens files up to %d", s.Name, printable.OneLine(path), st.Size(), MaxResourceBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxResourceBytes+1))
 	if err != nil {
 		return Text{}, fmt.Errorf("skill %s: %s: %w", s.Name, path, err)
 	}
 	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
-		return Text{}, invalidf("skill %s: %q is not text (%d bytes)", s.Name, oneLine(path), len(data))
+		return Text{}, invalidf("skill %s: %q is not text (%d bytes)", s.Name, printable.OneLine(path), len(data))
 	}
 	t, err := window(string(data), offset)
 	if err != nil {
-		return Text{}, invalidf("skill %s: %q: %v", s.Name, oneLine(path), err)
+		return Text{}, invalidf("skill %s: %q: %v", s.Name, printable.OneLine(path), err)
 	}
 	t.Path = path
 	return t, nil

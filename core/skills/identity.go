@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"agent/core/printable"
 )
 
 // IdentityBudget is the tokens the skills may take in the identity section:
@@ -44,7 +46,7 @@ func IdentityLines(skills []Skill, budget int, tokens func(string) int) (lines [
 	withDescriptions := func(width int) []string {
 		out := []string{identityHeader}
 		for _, s := range skills {
-			out = append(out, s.Name+": "+clip(oneLine(s.Description), width))
+			out = append(out, s.Name+": "+clip(printable.OneLine(s.Description), width))
 		}
 		return out
 	}

@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"agent/core/printable"
 )
 
 // Limits of the Agent Skills format, and this agent's own caps.
@@ -63,7 +65,7 @@ func ValidName(name string) error {
 	}
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-			return invalidf("skill name %q: only lowercase letters, digits and hyphens are allowed", oneLine(name))
+			return invalidf("skill name %q: only lowercase letters, digits and hyphens are allowed", printable.OneLine(name))
 		}
 	}
 	return nil
@@ -140,7 +142,7 @@ func Parse(dirName string, data []byte) (Skill, error) {
 
 // yamlError is the parser's complaint on one line, without its prefixes.
 func yamlError(err error) error {
-	msg := oneLine(err.Error())
+	msg := printable.OneLine(err.Error())
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	msg = strings.TrimPrefix(msg, "unmarshal errors: ")
 	return invalidf("bad frontmatter: %s", msg)
@@ -236,6 +238,3 @@ func setKey(m *yaml.Node, key, value string) {
 	}
 	m.Content = append(m.Content[:at], append([]*yaml.Node{k, val}, m.Content[at:]...)...)
 }
-
-// oneLine folds s onto one line, for reasons and listings.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -169,9 +169,9 @@ func findAssignments(t *text, add func(Finding)) {
 // inMarker: s[i] is inside a marker ("[secret: password] =x" holds no key:
 // a second Redact must change nothing).
 func inMarker(s string, i int) bool {
-	before := s[max(0, i-32):i]
-	j := strings.LastIndex(before, "[secret: ")
-	return j >= 0 && !strings.Contains(before[j:], "]")
+	before := s[max(0, i-markerMost):i]
+	j := strings.LastIndex(before, markerOpen)
+	return j >= 0 && !strings.Contains(before[j:], markerClose)
 }
 
 // holdsKeyWord: the value holds the last word of its key, so it is a name

@@ -27,7 +27,15 @@ type Finding struct {
 }
 
 // Marker is what replaces a secret of kind.
-func Marker(kind string) string { return "[secret: " + kind + "]" }
+func Marker(kind string) string { return markerOpen + kind + markerClose }
+
+// markerOpen and markerClose frame every Marker; Find reads them to leave a
+// marker alone, so that a second Redact changes nothing.
+const markerOpen, markerClose = "[secret: ", "]"
+
+// markerMost is the longest Marker: markerOpen and the longest kind,
+// "stripe webhook secret" (TestEveryMarkerFitsMarkerMost).
+const markerMost = 32
 
 // Find returns the secrets in s, in order, none overlapping. Where two
 // finds overlap the first one made wins: key blocks, then the providers'
@@ -42,7 +50,7 @@ func (t *text) find() []Finding {
 	s := t.s
 	var out []Finding
 	add := func(f Finding) {
-		if f.Start >= f.End || strings.HasPrefix(s[f.Start:], "[secret: ") {
+		if f.Start >= f.End || strings.HasPrefix(s[f.Start:], markerOpen) {
 			return
 		}
 		if slices.ContainsFunc(out, func(o Finding) bool { return f.Start < o.End && o.Start < f.End }) {
