@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"agent/errkind"
+	"agent/memory/errkind"
 	"agent/memory/confined"
 )
 

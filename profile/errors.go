@@ -3,7 +3,7 @@ package profile
 import (
 	"errors"
 
-	"agent/errkind"
+	"agent/memory/errkind"
 )
 
 // Sentinel errors; wrap them with %w and context. The CLI maps them to exit

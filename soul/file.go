@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
-	"agent/errkind"
+	"agent/memory/errkind"
 	"agent/memory/confined"
 )
 

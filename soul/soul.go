@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"agent/errkind"
+	"agent/memory/errkind"
 	"agent/soul/revisions"
 )
 

@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"agent/core/printable"
-	"agent/errkind"
+	"agent/memory/errkind"
 	"agent/memory/secrets"
 )
 

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"agent/errkind"
+	"agent/memory/errkind"
 	"agent/memory"
 	"agent/memory/confined"
 )

@@ -3,7 +3,7 @@ package reminders
 import (
 	"errors"
 
-	"agent/errkind"
+	"agent/memory/errkind"
 )
 
 // Sentinel errors; the CLI maps them to exit codes (cmd/agent/exit.go).

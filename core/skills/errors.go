@@ -3,7 +3,7 @@ package skills
 import (
 	"errors"
 
-	"agent/errkind"
+	"agent/memory/errkind"
 )
 
 // Sentinel errors; the CLI maps them to exit codes in one place

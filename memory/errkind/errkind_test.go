@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"testing"
 
-	"agent/errkind"
+	"agent/memory/errkind"
 )
 
 var errInvalid = errors.New("invalid")
