@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"agent/memory/errkind"
 	"agent/memory/confined"
+	"agent/memory/errkind"
 )
 
 // SourcesFile lists the notes folders searched in place (agent memory

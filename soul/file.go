@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
-	"agent/memory/errkind"
 	"agent/memory/confined"
+	"agent/memory/errkind"
 )
 
 // readFile reads SOUL.md whole; it must be UTF-8 text.

@@ -16,9 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"agent/memory/errkind"
 	"agent/memory"
 	"agent/memory/confined"
+	"agent/memory/errkind"
 )
 
 // Sentinel errors the CLI maps to exit codes.
