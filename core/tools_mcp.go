@@ -110,7 +110,7 @@ func (c *Chat) mcpTools(bootstrap bool) []tool {
 		return nil
 	}
 	var out []tool
-	for _, mt := range c.MCP.Manager.Tools() {
+	for _, mt := range c.MCP.Manager.Offer() {
 		out = append(out, tool{spec: MCPToolSpec(mt), inNormal: true, run: func(ctx context.Context, c *Chat, t *turn, args toolArgs) (string, error) {
 			return c.runMCP(ctx, mt, map[string]any(args))
 		}})

@@ -102,6 +102,23 @@ func TestMCPToolsReachTheModelAndIdentity(t *testing.T) {
 	}
 }
 
+// TestMCPBudgetNoteAtTurn: a turn offers the integrations' tools through
+// Manager.Offer, which tells the user once that some were left out; the
+// getter Tools tells nobody, so a turn that used it would be silent.
+func TestMCPBudgetNoteAtTurn(t *testing.T) {
+	f := newChatFixture(t, true)
+	notes := f.withMCP(mcp.Options{ToolBudget: 3})
+	f.srv.Script(ollamatest.Text("ok"), ollamatest.Text("ok"))
+	for range 2 {
+		if _, err := f.chat.Turn(context.Background(), f.session("s"), "hello", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := strings.Count(notes.String(), "7 integration tools, over the budget of 3: 4 left out"); n != 1 {
+		t.Fatalf("budget note given %d times over two turns, want once: %q", n, notes.String())
+	}
+}
+
 // call scripts one tool call and a closing answer, runs a turn and returns
 // the tool's result as the chat recorded it.
 func (f *chatFixture) call(name string, args map[string]any) ToolResult {
