@@ -32,11 +32,14 @@ type Result struct {
 // Merge merges the versions of the workspace file rel (a slash path) from
 // the last common version (base), this device (ours) and the other device
 // (theirs). A nil base means there is none (a file-sync tool's conflict
-// copy): then every line of both sides is kept. The rule depends on the
+// copy, or a file both sides added): then every line of both sides is kept. The rule depends on the
 // file: daily logs entry by entry in time order, journals line by line,
 // other markdown (MEMORY.md, SOUL.md, skills, digests) section by section,
 // anything else line by line.
 func Merge(rel string, base, ours, theirs []byte) Result {
+	if len(base) == 0 {
+		base = nil // git's base for a file both sides added: nothing to stand on
+	}
 	b, o, t := splitLines(base), splitLines(ours), splitLines(theirs)
 	var out []string
 	conflicts := 0
