@@ -164,6 +164,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.mcpCommand(),
 			a.skillsCommand(),
 			a.remindCommand(), a.remindersCommand(), a.jobsCommand(),
+			a.syncCommand(), a.mergeFileCommand(),
 		},
 	}
 	for _, name := range []string{"sessions", "skills", "mcp", "jobs"} {

@@ -296,4 +296,3 @@ func TestKilledSyncIsCompletedByTheNext(t *testing.T) {
 		t.Errorf("laptop at %s, remote at %s", h, r)
 	}
 }
-
