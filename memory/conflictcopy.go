@@ -2,6 +2,7 @@ package memory
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -31,6 +32,11 @@ var conflictCopy = sync.OnceValue(func() []*regexp.Regexp {
 // a conflict copy a file-sync tool made, and of which file: such copies are
 // merged into the original and never indexed as notes of their own.
 func ConflictCopyOf(name string) (original string, ok bool) {
+	// Every copy's name holds a space, ".sync-conflict-" or a capital
+	// letter; a daily log's holds none, and is passed over without a match.
+	if !strings.ContainsAny(name, " ABCDEFGHIJKLMNOPQRSTUVWXYZ") && !strings.Contains(name, ".sync-conflict-") {
+		return "", false
+	}
 	for _, re := range conflictCopy() {
 		if m := re.FindStringSubmatch(name); m != nil {
 			return m[1] + m[2], true

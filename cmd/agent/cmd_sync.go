@@ -33,6 +33,7 @@ func (a *app) syncCommand() *cli.Command {
 			if err := core.Locate(home); err != nil {
 				return err
 			}
+			a.foldCopies(home) // a folder also shared by a file-sync tool
 			o, err := a.syncOptions(home)
 			if err != nil {
 				return err
@@ -85,6 +86,26 @@ func (a *app) warnConflicts(home string, files []string) {
 	for _, c := range devsync.FindConflicts(home, files) {
 		a.warnf("%s:%d: both devices changed these lines; both versions are kept there (keep one, delete the note)", c.Path, c.Line)
 	}
+}
+
+// foldCopies merges the conflict copies a file-sync tool left of the
+// memory files into their originals (a directory listing when there are
+// none). A copy it cannot merge stays, and is said; the command goes on.
+func (a *app) foldCopies(home string) {
+	folded, err := devsync.FoldCopies(home)
+	for _, f := range folded {
+		a.infof("merged %s, a copy a file-sync tool left, into %s", f.Copy, f.Into)
+	}
+	if err != nil {
+		a.warnf("%v", err)
+	}
+	var into []string
+	for _, f := range folded {
+		if f.Conflicts > 0 {
+			into = append(into, f.Into)
+		}
+	}
+	a.warnConflicts(home, into)
 }
 
 // mergeFileCommand is the git merge driver sync registers (%O %A %B %P):
