@@ -83,6 +83,9 @@ func (a *app) journalReplay(home string) func(context.Context) error {
 // warnConflicts names the places where both devices changed the same
 // lines, so the user hears of them at the sync, not only from doctor.
 func (a *app) warnConflicts(home string, files []string) {
+	if len(files) == 0 {
+		return // nil would mean every file a merge writes
+	}
 	for _, c := range devsync.FindConflicts(home, files) {
 		a.warnf("%s:%d: both devices changed these lines; both versions are kept there (keep one, delete the note)", c.Path, c.Line)
 	}
