@@ -33,6 +33,7 @@ var Ignored = []string{
 	"/.memory.journal",
 	"/.import-*",
 	"/.monitor-cookie-*",
+	"/" + rewriteMark,
 	".*.md[0-9]*",
 	".*.jsonl[0-9]*",
 	"*.tmp",
@@ -122,19 +123,36 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 
 	// A push that loses a race with another device's push fetches and
 	// merges again; a few rounds settle any real pace of use.
+	upstream := "refs/remotes/origin/" + branch
+	prev := revision(ctx, g, upstream)
+	rewritten := false
 	for round := 0; ; round++ {
 		if _, err := g.run(ctx, "fetch", "-q", "origin"); err != nil {
 			return rep, fmt.Errorf("sync: fetch from %s: %w", rep.Remote, err)
 		}
-		upstream := "refs/remotes/origin/" + branch
-		remoteHas := g.ok(ctx, "rev-parse", "-q", "--verify", upstream)
-		if remoteHas {
+		cur := revision(ctx, g, upstream)
+		// Another device rewrote the history (after a forget): this one
+		// moves onto it, keeping what it wrote since.
+		if prev != "" && cur != "" && prev != cur && !g.ok(ctx, "merge-base", "--is-ancestor", prev, cur) {
+			if err := adopt(ctx, g, prev, cur); err != nil {
+				return rep, err
+			}
+			rewritten = true
+		}
+		prev = cur
+		if cur != "" {
 			if err := merge(ctx, g, upstream); err != nil {
 				return rep, err
 			}
 		}
-		ahead := !remoteHas
-		if remoteHas {
+		squashed := rewriteWanted(o.Home)
+		if squashed {
+			if err := squash(ctx, g, branch); err != nil {
+				return rep, err
+			}
+		}
+		ahead := cur == ""
+		if cur != "" {
 			n, err := g.run(ctx, "rev-list", "--count", upstream+"..HEAD")
 			if err != nil {
 				return rep, err
@@ -144,9 +162,20 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 		if !ahead {
 			break
 		}
-		_, err := g.run(ctx, "push", "-q", "-u", "origin", "HEAD:refs/heads/"+branch)
+		args := []string{"push", "-q", "-u"}
+		if squashed {
+			// Replaces the remote branch only as this sync last saw it.
+			args = append(args, "--force-with-lease=refs/heads/"+branch+":"+cur)
+		}
+		_, err := g.run(ctx, append(args, "origin", "HEAD:refs/heads/"+branch)...)
 		if err == nil {
 			rep.Pushed = true
+			if squashed {
+				if err := os.Remove(filepath.Join(o.Home, rewriteMark)); err != nil {
+					return rep, fmt.Errorf("sync: %w", err)
+				}
+				rewritten = true
+			}
 			break
 		}
 		if round == 3 || !strings.Contains(err.Error(), "rejected") {
@@ -160,12 +189,26 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 			return rep, err
 		}
 	}
+	if rewritten {
+		if err := prune(ctx, g); err != nil {
+			return rep, err
+		}
+	}
 	if len(rep.Files) > 0 && o.Replay != nil {
 		if err := o.Replay(ctx); err != nil {
 			return rep, fmt.Errorf("sync: replay the journals: %w", err)
 		}
 	}
 	return rep, nil
+}
+
+// revision is the commit ref names, or "" when there is none.
+func revision(ctx context.Context, g *git, ref string) string {
+	out, err := g.run(ctx, "rev-parse", "-q", "--verify", ref+"^{commit}")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(out)
 }
 
 // Clone starts a second device: it clones url into home, which must not

@@ -296,3 +296,61 @@ func TestKilledSyncIsCompletedByTheNext(t *testing.T) {
 		t.Errorf("laptop at %s, remote at %s", h, r)
 	}
 }
+
+// What one device forgets, every device and the sync history forget too:
+// the forgetting device rewrites the shared history, the other adopts it
+// on its next sync, keeping what it wrote meanwhile, and neither the
+// devices' repositories nor the remote's branches hold the phrase after.
+func TestForgetReachesEveryDeviceAndTheHistory(t *testing.T) {
+	a, b, remote := twoDevices(t)
+	const phrase = "the combination is 4-8-15"
+	appendLog(t, a, "09:00", "safe: "+phrase)
+	appendLog(t, a, "09:30", "kept note")
+	sync(t, a)
+	sync(t, b)
+	if !strings.Contains(read(t, b, "logs/2026-11-27.md"), phrase) {
+		t.Fatal("the phrase did not reach the other device (the test proves nothing)")
+	}
+	appendLog(t, b, "11:00", "desktop wrote this meanwhile")
+	gitIn(t, b, "add", "-A")
+	gitIn(t, b, "commit", "-qm", "unsynced local change")
+	appendLog(t, b, "11:30", "and this, not even committed")
+
+	// The forget on the laptop, as agent forget leaves it: the entry gone
+	// from the file, and the mark for the next sync.
+	log := read(t, a, "logs/2026-11-27.md")
+	write(t, a, "logs/2026-11-27.md", strings.Replace(log, "### 09:00\n\nsafe: "+phrase+"\n\n", "", 1))
+	if err := MarkRewrite(a); err != nil {
+		t.Fatal(err)
+	}
+	sync(t, a)
+	sync(t, b)
+	sync(t, a)
+
+	for _, home := range []string{a, b} {
+		got := read(t, home, "logs/2026-11-27.md")
+		if strings.Contains(got, phrase) {
+			t.Errorf("%s: the log still holds the phrase:\n%s", filepath.Base(home), got)
+		}
+		for _, s := range []string{"kept note", "desktop wrote this meanwhile", "and this, not even committed"} {
+			if !strings.Contains(got, s) {
+				t.Errorf("%s: lost %q:\n%s", filepath.Base(home), s, got)
+			}
+		}
+		if h := gitIn(t, home, "log", "-p", "--all"); strings.Contains(h, phrase) {
+			t.Errorf("%s: git log -p --all holds the phrase", filepath.Base(home))
+		}
+		if objs := gitIn(t, home, "cat-file", "--batch-all-objects", "--batch"); strings.Contains(objs, phrase) {
+			t.Errorf("%s: an object in .git still holds the phrase", filepath.Base(home))
+		}
+		if _, err := os.Stat(filepath.Join(home, rewriteMark)); err == nil {
+			t.Errorf("%s: the rewrite mark is left", filepath.Base(home))
+		}
+	}
+	if h := gitIn(t, remote, "log", "-p", "--all"); strings.Contains(h, phrase) {
+		t.Error("the remote's history holds the phrase")
+	}
+	if read(t, a, "logs/2026-11-27.md") != read(t, b, "logs/2026-11-27.md") {
+		t.Error("the devices differ")
+	}
+}
