@@ -61,7 +61,7 @@ func mergeLog(base, ours, theirs []string, noBase bool) ([]string, int) {
 	if noBase {
 		bh = common(oh, th)
 	}
-	title, conflicts := mergeLines(bh, trimBlank(oh), trimBlank(th))
+	title, conflicts := mergeLines(trimBlank(bh), trimBlank(oh), trimBlank(th))
 	var b []unit
 	if !noBase {
 		b = splitUnits(be, isEntryHeading)

@@ -65,18 +65,54 @@ func prune(ctx context.Context, g *git) error {
 	return nil
 }
 
+// Refs that keep an adoption's two sides reachable until it is committed:
+// a sync killed between the reset and the commit finds them and finishes,
+// so this device's changes are never left only in a reflog.
+const (
+	adoptHead = "refs/agent/adopt-head" // this device's branch before the adoption
+	adoptOld  = "refs/agent/adopt-old"  // the remote branch as fetched before it was rewritten
+)
+
 // adopt moves this device onto a history another device rewrote (old, the
 // remote branch as last fetched, is no ancestor of new): the changes made
 // here since the last common commit are merged, by the memory rules, onto
 // the rewritten branch, so a removal the rewrite carries (the forgotten
 // text) stays removed and what this device wrote since stays written.
 func adopt(ctx context.Context, g *git, old, new string) error {
-	base, err := g.run(ctx, "merge-base", "HEAD", old)
+	for _, kv := range [][2]string{{adoptHead, "HEAD"}, {adoptOld, old}} {
+		if _, err := g.run(ctx, "update-ref", kv[0], kv[1]); err != nil {
+			return fmt.Errorf("sync: adopt the rewritten history: %w", err)
+		}
+	}
+	return finishAdopt(ctx, g, new)
+}
+
+// resumeAdopt finishes an adoption a killed sync left half done. Killed
+// before the branch moved, the branch (with what the work tree held, just
+// committed) is this device's side and the fetched rewrite the target;
+// killed after, the branch is on the rewrite already and is the target.
+func resumeAdopt(ctx context.Context, g *git, upstream string) error {
+	if revision(ctx, g, adoptHead) == "" {
+		return nil
+	}
+	if up := revision(ctx, g, upstream); up != "" && !g.ok(ctx, "merge-base", "--is-ancestor", up, "HEAD") {
+		if _, err := g.run(ctx, "update-ref", adoptHead, "HEAD"); err != nil {
+			return fmt.Errorf("sync: adopt the rewritten history: %w", err)
+		}
+		return finishAdopt(ctx, g, up)
+	}
+	return finishAdopt(ctx, g, "HEAD")
+}
+
+// finishAdopt merges the saved branch's own changes onto new.
+func finishAdopt(ctx context.Context, g *git, new string) error {
+	new = revision(ctx, g, new)
+	base, err := g.run(ctx, "merge-base", adoptHead, adoptOld)
 	if err != nil {
 		return fmt.Errorf("sync: the remote's history was rewritten and shares nothing with this device's: %w", err)
 	}
 	base = strings.TrimSpace(base)
-	names, err := g.run(ctx, "diff", "--name-only", "--no-renames", base, "HEAD")
+	names, err := g.run(ctx, "diff", "--name-only", "--no-renames", base, adoptHead)
 	if err != nil {
 		return err
 	}
@@ -95,7 +131,7 @@ func adopt(ctx context.Context, g *git, old, new string) error {
 	var mine []local
 	for _, rel := range strings.Split(strings.TrimSpace(names), "\n") {
 		if rel != "" {
-			mine = append(mine, local{rel, blob(base, rel), blob("HEAD", rel), blob(new, rel)})
+			mine = append(mine, local{rel, blob(base, rel), blob(adoptHead, rel), blob(new, rel)})
 		}
 	}
 	if _, err := g.run(ctx, "reset", "-q", "--hard", new); err != nil {
@@ -136,6 +172,11 @@ func adopt(ctx context.Context, g *git, old, new string) error {
 	if !g.ok(ctx, "diff", "--cached", "--quiet") {
 		if _, err := g.run(ctx, "commit", "-q", "-m", "agent sync: this device's changes on the rewritten history"); err != nil {
 			return err
+		}
+	}
+	for _, ref := range []string{adoptHead, adoptOld} {
+		if _, err := g.run(ctx, "update-ref", "-d", ref); err != nil {
+			return fmt.Errorf("sync: adopt the rewritten history: %w", err)
 		}
 	}
 	return nil

@@ -124,6 +124,9 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 	// A push that loses a race with another device's push fetches and
 	// merges again; a few rounds settle any real pace of use.
 	upstream := "refs/remotes/origin/" + branch
+	if err := resumeAdopt(ctx, g, upstream); err != nil {
+		return rep, err
+	}
 	prev := revision(ctx, g, upstream)
 	rewritten := false
 	for round := 0; ; round++ {

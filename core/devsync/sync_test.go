@@ -354,3 +354,52 @@ func TestForgetReachesEveryDeviceAndTheHistory(t *testing.T) {
 		t.Error("the devices differ")
 	}
 }
+
+// A sync killed while it moved this device onto a rewritten history
+// (before or after its branch moved) is finished by the next: the
+// forgotten text stays gone and what this device wrote stays written.
+func TestKilledAdoptionIsFinished(t *testing.T) {
+	for _, moved := range []bool{false, true} {
+		t.Run(map[bool]string{false: "before the branch moved", true: "after the branch moved"}[moved], func(t *testing.T) {
+			a, b, _ := twoDevices(t)
+			const phrase = "the combination is 4-8-15"
+			appendLog(t, a, "09:00", "safe: "+phrase)
+			sync(t, a)
+			sync(t, b)
+			appendLog(t, b, "11:00", "desktop wrote this meanwhile")
+			log := read(t, a, "logs/2026-11-27.md")
+			if forgotten := strings.Replace(log, "\n### 09:00\n\nsafe: "+phrase+"\n", "", 1); forgotten != log {
+				write(t, a, "logs/2026-11-27.md", forgotten)
+			} else {
+				t.Fatalf("no entry to forget in:\n%s", log)
+			}
+			if err := MarkRewrite(a); err != nil {
+				t.Fatal(err)
+			}
+			sync(t, a)
+
+			// What the desktop's sync had done when it was killed.
+			gitIn(t, b, "add", "-A")
+			gitIn(t, b, "commit", "-qm", "agent sync")
+			old := strings.TrimSpace(gitIn(t, b, "rev-parse", "origin/main"))
+			gitIn(t, b, "fetch", "-q", "origin")
+			gitIn(t, b, "update-ref", adoptHead, "HEAD")
+			gitIn(t, b, "update-ref", adoptOld, old)
+			if moved {
+				gitIn(t, b, "reset", "-q", "--hard", "origin/main")
+			}
+
+			sync(t, b)
+			got := read(t, b, "logs/2026-11-27.md")
+			if strings.Contains(got, phrase) || !strings.Contains(got, "desktop wrote this meanwhile") {
+				t.Errorf("desktop's log:\n%s", got)
+			}
+			if h := gitIn(t, b, "log", "-p", "--all"); strings.Contains(h, phrase) {
+				t.Error("desktop: git log -p --all holds the phrase")
+			}
+			if refs := gitIn(t, b, "for-each-ref", "refs/agent/"); refs != "" {
+				t.Errorf("left: %s", refs)
+			}
+		})
+	}
+}
