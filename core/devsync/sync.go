@@ -96,6 +96,9 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 	}
 	defer unlock()
 
+	// First: a killed git's lock (.git/config.lock, index.lock) would stop
+	// every step after it, setup's git config included.
+	clearStaleLocks(ctx, o.Home, o.Warn)
 	if rep.Created, err = setup(ctx, g, o); err != nil {
 		return rep, err
 	}
@@ -104,7 +107,6 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 			return rep, err
 		}
 	}
-	clearStaleLocks(ctx, o.Home, o.Warn)
 	if rep.Committed, err = commit(ctx, g, o.Device); err != nil {
 		return rep, err
 	}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -260,18 +261,28 @@ func TestKilledSyncIsCompletedByTheNext(t *testing.T) {
 		}
 		cmd := exec.Command(exe, "sync", a)
 		cmd.Env = os.Environ()
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(delay * time.Millisecond)
-		cmd.Process.Kill()
+		// Only sync itself (the git it started finishes on its own, as
+		// when the OOM killer picks it), or its whole group (a closed
+		// terminal); the last round kills the group, so no git of it is
+		// still at work when the test runs git below.
+		if i%2 == 0 {
+			cmd.Process.Kill()
+		} else {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
 		cmd.Wait()
 	}
-	// A merge left half done by hand, and a stale lock as a killed git
-	// leaves it, on top.
+	// A merge left half done by hand, and stale locks as a killed git
+	// leaves them (git config's, the index's), on top.
 	gitIn(t, a, "fetch", "-q", "origin")
 	exec.Command("git", "-C", a, "merge", "--no-commit", "--no-ff", "origin/main").Run()
 	write(t, a, ".git/index.lock", "")
+	write(t, a, ".git/config.lock", "")
 
 	sync(t, a)
 	sync(t, b)
