@@ -65,6 +65,12 @@ func matching(a, b []string) []int {
 		suf++
 	}
 	x, y := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	// The table costs len(x)·len(y); past a bound (two versions of a huge
+	// section rewritten throughout) the middle stays unmatched: the merge
+	// then keeps both versions whole, which loses nothing.
+	if len(x)*len(y) > maxTable {
+		return m
+	}
 	// lens[i][j] is the LCS length of x[i:] and y[j:].
 	lens := make([][]int32, len(x)+1)
 	for i := range lens {
@@ -92,6 +98,9 @@ func matching(a, b []string) []int {
 	}
 	return m
 }
+
+// maxTable bounds the LCS table: 4M cells, 16 MB.
+const maxTable = 1 << 22
 
 // common is a longest common subsequence of a and b: the base a two-way
 // merge (a file-sync tool's conflict copy, which has no base) stands on.

@@ -1,6 +1,8 @@
 package devsync
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -79,5 +81,30 @@ func TestMergeJournalUnionsLines(t *testing.T) {
 	r := string(Merge("sync/journal/dev1.jsonl", []byte(base), []byte(base+"{\"b\":2}\n"), []byte(base+"{\"c\":3}\n")).Data)
 	if r != "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n" {
 		t.Errorf("got %q", r)
+	}
+}
+
+// Two versions of a huge section rewritten throughout are kept whole,
+// without an LCS table the size of their product.
+func TestMergeHugeRewriteKeepsBoth(t *testing.T) {
+	var base, ours, theirs strings.Builder
+	base.WriteString("## Big\n\n")
+	ours.WriteString("## Big\n\n")
+	theirs.WriteString("## Big\n\n")
+	for i := range 5000 {
+		fmt.Fprintf(&base, "- fact %d\n", i)
+		fmt.Fprintf(&ours, "- fact %d, here\n", i)
+		fmt.Fprintf(&theirs, "- fact %d, there\n", i)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r := Merge("MEMORY.md", []byte(base.String()), []byte(ours.String()), []byte(theirs.String()))
+	runtime.ReadMemStats(&after)
+	if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 50 {
+		t.Errorf("the merge allocated %d MB", mb)
+	}
+	got := string(r.Data)
+	if r.Conflicts != 1 || !strings.Contains(got, "- fact 4999, here\n") || !strings.Contains(got, "- fact 4999, there\n") {
+		t.Errorf("%d conflicts, %d bytes", r.Conflicts, len(got))
 	}
 }
