@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -103,12 +104,20 @@ func (a *app) foldCopies(home string) {
 		a.warnf("%v", err)
 	}
 	var into []string
+	journals := false
 	for _, f := range folded {
 		if f.Conflicts > 0 {
 			into = append(into, f.Into)
 		}
+		journals = journals || strings.HasPrefix(f.Into, devsync.JournalDir+"/")
 	}
 	a.warnConflicts(home, into)
+	// A journal that gained another device's lines is replayed, as after a sync.
+	if replay := a.journalReplay(home); journals && replay != nil {
+		if err := replay(context.Background()); err != nil {
+			a.warnf("replay the journals: %v", err)
+		}
+	}
 }
 
 // mergeFileCommand is the git merge driver sync registers (%O %A %B %P):
