@@ -34,7 +34,7 @@ func (a *app) syncCommand() *cli.Command {
 			if err := core.Locate(home); err != nil {
 				return err
 			}
-			a.foldCopies(home) // a folder also shared by a file-sync tool
+			a.foldCopies(ctx, home) // a folder also shared by a file-sync tool
 			o, err := a.syncOptions(home)
 			if err != nil {
 				return err
@@ -95,7 +95,7 @@ func (a *app) warnConflicts(home string, files []string) {
 // foldCopies merges the conflict copies a file-sync tool left of the
 // memory files into their originals (a directory listing when there are
 // none). A copy it cannot merge stays, and is said; the command goes on.
-func (a *app) foldCopies(home string) {
+func (a *app) foldCopies(ctx context.Context, home string) {
 	folded, err := devsync.FoldCopies(home)
 	for _, f := range folded {
 		a.infof("merged %s, a copy a file-sync tool left, into %s", f.Copy, f.Into)
@@ -114,7 +114,7 @@ func (a *app) foldCopies(home string) {
 	a.warnConflicts(home, into)
 	// A journal that gained another device's lines is replayed, as after a sync.
 	if replay := a.journalReplay(home); journals && replay != nil {
-		if err := replay(context.Background()); err != nil {
+		if err := replay(ctx); err != nil {
 			a.warnf("replay the journals: %v", err)
 		}
 	}

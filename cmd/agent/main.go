@@ -295,7 +295,7 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.foldCopies(home)
+	a.foldCopies(ctx, home)
 	// A forget a kill -9 interrupted is finished (or undone) before
 	// anything reads what it was changing; without one this is a stat.
 	li := &lazyIndex{a: a, home: home}
