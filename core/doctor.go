@@ -63,8 +63,8 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 			defer state.Close()
 		}
 		add(doctorStateDB(ctx, home, state, openErr))
-		add(doctorSoul(home))
-		add(doctorFile(home, MemoryFile))
+		add(doctorSyncNotes(doctorSoul(home), home, SoulFile))
+		add(doctorSyncNotes(doctorFile(home, MemoryFile), home, MemoryFile))
 		add(doctorIndex(ctx, home))
 		add(doctorSkills(home))
 		add(doctorSecrets(home))

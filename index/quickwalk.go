@@ -143,7 +143,7 @@ func (q *quickWalker) dir(abs, prefix string) bool {
 			case unix.DT_DIR:
 				subdirs = append(subdirs, string(name))
 			case unix.DT_REG:
-				if hasMDSuffix(name) {
+				if hasMDSuffix(name) && !isConflictCopy(name) {
 					q.offs = append(q.offs, nameOff)
 				}
 			case unix.DT_UNKNOWN:
@@ -205,7 +205,7 @@ func (q *quickWalker) statNames(dirfd int, prefix string) (subdirs []string, ok 
 				}
 				switch st.Mode & unix.S_IFMT {
 				case unix.S_IFREG:
-					if !hasMDSuffix(name) {
+					if !hasMDSuffix(name) || isConflictCopy(name) {
 						continue
 					}
 					var h entryHash

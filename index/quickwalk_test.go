@@ -26,6 +26,7 @@ func TestQuickDigestAgreesWithWalk(t *testing.T) {
 		"digests":         {"logs/2026-11-20.md": "# a\n", "digests/2026-W47.md": "# w\n", "digests/2026-11.md": "# m\n", "digests/.tmp1": "t"},
 		"digests only":    {"digests/2026-W47.md": "# w\n"},
 		"digests a file":  {"logs/a.md": "a", "digests": "not a directory"},
+		"conflict copies": {"logs/2026-11-20.md": "# a\n", "logs/2026-11-20.sync-conflict-20261120-101500-ABCDEF1.md": "# a\n", "logs/2026-11-20 2.md": "# a\n", "logs/Chapter 2.md": "c", "logs/Trip.md": "t"},
 	}
 	for name, files := range trees {
 		t.Run(name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"io/fs"
@@ -227,7 +228,7 @@ func childRel(rel, name string) string {
 func (w *walker) found(dir, realDir, name, rel string, st *unix.Stat_t) {
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		if strings.HasSuffix(name, ".md") {
+		if strings.HasSuffix(name, ".md") && !isConflictCopy([]byte(name)) {
 			w.add(entry{rel: rel, root: w.sourceRoot(), size: st.Size, mtimeNS: mtime(st)})
 			if uint64(st.Nlink) > 1 {
 				w.trust.note(hardLinked(rel, uint64(st.Nlink)))
@@ -334,7 +335,7 @@ func (w *walker) symlink(abs, name, rel string, lst *unix.Stat_t) {
 		}
 		w.dir(target, target, rel)
 	case unix.S_IFREG:
-		if strings.HasSuffix(name, ".md") {
+		if strings.HasSuffix(name, ".md") && !isConflictCopy([]byte(name)) {
 			w.add(entry{rel: rel, target: target, root: w.sourceRoot(), size: st.Size, mtimeNS: mtime(&st)})
 			if uint64(st.Nlink) > 1 {
 				w.trust.note(hardLinked(rel, uint64(st.Nlink)))
@@ -446,4 +447,21 @@ func errText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// isConflictCopy is a file-sync tool's conflict copy (memory.ConflictCopyOf):
+// it is merged into its original at the next command and never indexed
+// beside it, which would show every hit twice. The screen before the
+// pattern match keeps the walk free of allocations for ordinary names: a
+// copy's name always holds a space, ".sync-conflict-" or a capital letter.
+func isConflictCopy(name []byte) bool {
+	screen := bytes.IndexByte(name, ' ') >= 0 || bytes.Contains(name, []byte(".sync-conflict-"))
+	for _, c := range name {
+		screen = screen || ('A' <= c && c <= 'Z')
+	}
+	if !screen {
+		return false
+	}
+	_, ok := memory.ConflictCopyOf(string(name))
+	return ok
 }

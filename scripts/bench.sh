@@ -112,6 +112,7 @@ BENCH_DATA="$data" AGENT_BIN="$bin" "$root/scripts/locomo-digests.sh" | grep '^l
 bash "$root/scripts/bench-cache.sh"
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-statedb.sh"
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-session.sh"
+BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-sync.sh"
 
 # Secrets (memory/secrets, docs/decisions-secrets.md): caught/total over a
 # corpus of secrets in the forms people paste them, touched/total over code

@@ -179,6 +179,29 @@ func (s *Store) Revert(ctx context.Context, id int64) (Revision, error) {
 	return rev, nil
 }
 
+// KeepVersion records content as a user revision without writing SOUL.md:
+// a device sync keeps the other device's version this way before the merged
+// file replaces this one (which the next reader records in turn). An
+// unrecorded edit of the file is recorded first, so it stays the older one.
+func (s *Store) KeepVersion(ctx context.Context, content, reason string) (Revision, error) {
+	if !utf8.ValidString(content) {
+		return Revision{}, invalidf("keep a SOUL.md version: content is not valid UTF-8")
+	}
+	var rev Revision
+	err := s.revs.Update(ctx, func(tx *revisions.Tx) error {
+		if _, _, err := s.sync(tx, true); err != nil {
+			return err
+		}
+		var err error
+		rev, err = tx.Record("", content, User, reason, nil)
+		return err
+	})
+	if err != nil {
+		return Revision{}, fmt.Errorf("keep a SOUL.md version: %w", err)
+	}
+	return rev, nil
+}
+
 // sync records SOUL.md as a user revision if it differs from the latest one,
 // and returns its content and matching revision. With allowMissing a missing
 // file is not an error: it returns revision 0.

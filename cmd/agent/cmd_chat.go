@@ -168,6 +168,7 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		}
 		a.warnf("created your workspace at %s (your notes, persona and memory live there); let's get to know each other", home)
 	}
+	a.foldCopies(ctx, home) // before recall reads the logs
 	emb, err := a.embedder()
 	if err != nil {
 		return nil, err

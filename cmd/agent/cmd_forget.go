@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/devsync"
 	"agent/core/forget"
 	"agent/core/printable"
 	"agent/index"
@@ -124,6 +125,9 @@ func (a *app) runForget(ctx context.Context, plan *forget.Plan, home string, db 
 			if err != nil {
 				return err
 			}
+			if err := forgetReachesSync(home, res); err != nil {
+				return err
+			}
 			out.Done, out.Result = true, &res
 		}
 		if !dry && !yes {
@@ -161,6 +165,9 @@ func (a *app) runForget(ctx context.Context, plan *forget.Plan, home string, db 
 	if err != nil {
 		return err
 	}
+	if err := forgetReachesSync(home, res); err != nil {
+		return err
+	}
 	msg := fmt.Sprintf("done: %d %s rewritten, %d stored %s changed", res.Files, plural(res.Files, "file", "files"),
 		res.Rows, plural(res.Rows, "value", "values"))
 	if res.Sessions > 0 {
@@ -171,6 +178,16 @@ func (a *app) runForget(ctx context.Context, plan *forget.Plan, home string, db 
 	}
 	a.infof("%s", msg)
 	return nil
+}
+
+// forgetReachesSync asks the next agent sync to rewrite the shared history
+// when the forget changed files: older commits hold the phrase, here, on
+// the remote and on every device (docs/cli-sync.md).
+func forgetReachesSync(home string, res forget.Result) error {
+	if res.Files == 0 {
+		return nil
+	}
+	return devsync.MarkRewrite(home)
 }
 
 // describePlace names a place as a person finds it again.

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/devsync"
 	"agent/core/printable"
 	"agent/index"
 	"agent/profile"
@@ -22,6 +23,7 @@ func (a *app) initCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent-name", Usage: "the assistant's name (sets agent.name once)"},
 			&cli.StringFlag{Name: "user-name", Usage: "your name (sets user.name once)"},
+			&cli.StringFlag{Name: "from", Usage: "start this device from a workspace another device syncs to this git URL (agent sync --remote URL there)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
@@ -43,11 +45,27 @@ func (a *app) initCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if from := cmd.String("from"); from != "" {
+				// The files come from the other device; state.db, the
+				// index and everything else machine-local are made here.
+				o, err := a.syncOptions(home)
+				if err != nil {
+					return err
+				}
+				if err := devsync.Clone(ctx, from, o); err != nil {
+					return err
+				}
+			}
 			ws, res, err := core.Init(ctx, home)
 			if err != nil {
 				return err
 			}
 			defer ws.Close()
+			if replay := a.journalReplay(home); cmd.String("from") != "" && replay != nil {
+				if err := replay(ctx); err != nil {
+					return err
+				}
+			}
 			if err := a.initProfile(ctx, profile.NewStore(ws.State, a.now), names); err != nil {
 				return err
 			}

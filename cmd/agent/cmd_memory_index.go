@@ -63,6 +63,7 @@ func (a *app) openIndex(ctx context.Context) (*index.Index, string, error) {
 	if err := core.Locate(home); err != nil {
 		return nil, "", err
 	}
+	a.foldCopies(ctx, home)
 	ix, err := index.Open(ctx, home, func(msg string) { a.warnf("%s", msg) })
 	if err != nil {
 		return nil, "", err

@@ -164,6 +164,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.mcpCommand(),
 			a.skillsCommand(),
 			a.remindCommand(), a.remindersCommand(), a.jobsCommand(),
+			a.syncCommand(), a.mergeFileCommand(),
 		},
 	}
 	for _, name := range []string{"sessions", "skills", "mcp", "jobs"} {
@@ -294,6 +295,7 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.foldCopies(ctx, home)
 	// A forget a kill -9 interrupted is finished (or undone) before
 	// anything reads what it was changing; without one this is a stat.
 	li := &lazyIndex{a: a, home: home}

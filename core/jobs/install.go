@@ -56,10 +56,10 @@ func (in Install) args() []string {
 func (in Install) Crontab() string {
 	var words []string
 	if in.OllamaHost != "" {
-		words = append(words, "OLLAMA_HOST="+shellQuote(in.OllamaHost))
+		words = append(words, "OLLAMA_HOST="+ShellQuote(in.OllamaHost))
 	}
 	for _, a := range in.args() {
-		words = append(words, shellQuote(a))
+		words = append(words, ShellQuote(a))
 	}
 	return "* * * * * " + strings.ReplaceAll(strings.Join(words, " "), "%", `\%`) + "\n"
 }
@@ -102,12 +102,13 @@ func systemdQuote(s string, always bool) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// shellQuote writes s as one word of the crontab line, exactly as sh will
-// read it back: as it is when made only of safe characters, else in single
-// quotes. It encodes a file format, as systemdQuote does; it is not for
-// showing a word to a person, which printable.Word does (it escapes control
-// characters, and NewInstall has refused them here).
-func shellQuote(s string) string {
+// ShellQuote writes s as one word that sh will read back exactly (the
+// crontab line here; git's merge-driver line, written by agent sync): as it
+// is when made only of safe characters, else in single quotes. It encodes a
+// file format, as systemdQuote does; it is not for showing a word to a
+// person, which printable.Word does (it escapes control characters, and
+// NewInstall has refused them here).
+func ShellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/@:") == "" {
 		return s
 	}

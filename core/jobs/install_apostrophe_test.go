@@ -51,9 +51,9 @@ func TestCrontabWithApostrophesRunsInSh(t *testing.T) {
 func TestShellQuoteRoundTrip(t *testing.T) {
 	words := []string{"plain", "/a/b-c_d.e@f:g", "", "'", "''", "o'brien", "it's o'brien's", "a b", `"`, `\`, "$HOME", "`id`", "*", "a;b", "!x", "\t"}
 	for _, w := range words {
-		q := shellQuote(w)
+		q := ShellQuote(w)
 		if strings.Trim(w, "abcdefghijklmnopqrstuvwxyz/-_.@:") == "" && w != "" && q != w {
-			t.Errorf("shellQuote(%q) = %s, want it bare", w, q)
+			t.Errorf("ShellQuote(%q) = %s, want it bare", w, q)
 		}
 		out, err := exec.Command("sh", "-c", "printf '%s|' "+q).CombinedOutput()
 		if err != nil {
@@ -61,7 +61,7 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 			continue
 		}
 		if string(out) != w+"|" {
-			t.Errorf("shellQuote(%q) = %s: sh read %q", w, q, strings.TrimSuffix(string(out), "|"))
+			t.Errorf("ShellQuote(%q) = %s: sh read %q", w, q, strings.TrimSuffix(string(out), "|"))
 		}
 	}
 }

@@ -65,6 +65,7 @@ var agentCommands = [][]string{
 	{"memory", "add"},
 	{"memory", "distill"},
 	{"memory", "reindex"},
+	{"sync"}, // every device shares one memory (docs/cli-sync.md)
 }
 
 // CheckArgs refuses anything but one of the agent's own commands: the first

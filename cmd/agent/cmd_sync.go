@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"agent/core"
+	"agent/core/devsync"
+	"agent/core/jobs"
+	"agent/soul"
+)
+
+func (a *app) syncCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "sync",
+		Usage: "share the workspace with your other devices through git: commit, fetch, merge, push",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "remote", Usage: "the git remote to sync with (any URL your git can push to); remembered as origin"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Present() {
+				return usagef("sync takes no arguments (the remote is --remote URL)")
+			}
+			home, err := core.ResolveHome(a.homeFlag)
+			if err != nil {
+				return err
+			}
+			if err := core.Locate(home); err != nil {
+				return err
+			}
+			a.foldCopies(ctx, home) // a folder also shared by a file-sync tool
+			o, err := a.syncOptions(home)
+			if err != nil {
+				return err
+			}
+			o.Remote = cmd.String("remote")
+			rep, err := devsync.Sync(ctx, o)
+			if err != nil {
+				return err
+			}
+			a.warnConflicts(home, rep.Files)
+			if a.jsonOut {
+				return a.writeJSON(rep)
+			}
+			a.infof("%s", rep.Summary())
+			return nil
+		},
+	}
+}
+
+// syncOptions are what every sync of home shares: the merge driver is this
+// binary, each device is named by its host name.
+func (a *app) syncOptions(home string) (devsync.Options, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return devsync.Options{}, fmt.Errorf("sync: find the agent binary for the merge driver: %w", err)
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return devsync.Options{}, fmt.Errorf("sync: find the agent binary for the merge driver: %w", err)
+	}
+	device, _ := os.Hostname()
+	return devsync.Options{
+		Home:   home,
+		Driver: jobs.ShellQuote(exe) + " merge-file %O %A %B %P",
+		Device: device,
+		Replay: a.journalReplay(home),
+		Warn:   func(s string) { a.warnf("%s", s) },
+	}, nil
+}
+
+// journalReplay folds every device's journal (profile, reminders, jobs)
+// into this device's state.db after a sync or a clone brought files in.
+// The journal package plugs in here; until then nothing is replayed.
+func (a *app) journalReplay(home string) func(context.Context) error {
+	return nil
+}
+
+// warnConflicts names the places where both devices changed the same
+// lines, so the user hears of them at the sync, not only from doctor.
+func (a *app) warnConflicts(home string, files []string) {
+	if len(files) == 0 {
+		return // nil would mean every file a merge writes
+	}
+	for _, c := range devsync.FindConflicts(home, files) {
+		a.warnf("%s:%d: both devices changed these lines; both versions are kept there (keep one, delete the note)", c.Path, c.Line)
+	}
+}
+
+// foldCopies merges the conflict copies a file-sync tool left of the
+// memory files into their originals (a directory listing when there are
+// none). A copy it cannot merge stays, and is said; the command goes on.
+func (a *app) foldCopies(ctx context.Context, home string) {
+	folded, err := devsync.FoldCopies(home)
+	for _, f := range folded {
+		a.infof("merged %s, a copy a file-sync tool left, into %s", f.Copy, f.Into)
+	}
+	if err != nil {
+		a.warnf("%v", err)
+	}
+	var into []string
+	journals := false
+	for _, f := range folded {
+		if f.Conflicts > 0 {
+			into = append(into, f.Into)
+		}
+		journals = journals || strings.HasPrefix(f.Into, devsync.JournalDir+"/")
+	}
+	a.warnConflicts(home, into)
+	// A journal that gained another device's lines is replayed, as after a sync.
+	if replay := a.journalReplay(home); journals && replay != nil {
+		if err := replay(ctx); err != nil {
+			a.warnf("replay the journals: %v", err)
+		}
+	}
+}
+
+// mergeFileCommand is the git merge driver sync registers (%O %A %B %P):
+// git calls it for memory files, in the workspace's top directory.
+func (a *app) mergeFileCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge-file",
+		Usage:     "git merge driver for memory files (registered by agent sync)",
+		ArgsUsage: "BASE OURS THEIRS PATH",
+		Hidden:    true,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() != 4 {
+				return usagef("usage: agent merge-file BASE OURS THEIRS PATH (git's %%O %%A %%B %%P)")
+			}
+			base, ours, theirs, rel := cmd.Args().Get(0), cmd.Args().Get(1), cmd.Args().Get(2), cmd.Args().Get(3)
+			if filepath.ToSlash(filepath.Clean(rel)) == core.SoulFile {
+				if err := a.keepTheirSoul(ctx, ours, theirs); err != nil {
+					return err
+				}
+			}
+			r, err := devsync.DriverFiles(base, ours, theirs, rel)
+			if err != nil {
+				return err
+			}
+			if r.Conflicts > 0 {
+				a.warnf("%s: both devices changed the same lines in %d place(s); both versions are kept (agent doctor names them)", rel, r.Conflicts)
+			}
+			return nil
+		},
+	}
+}
+
+// keepTheirSoul records the other device's SOUL.md as a revision before the
+// merged one replaces this device's, when this directory is a workspace
+// (git runs the driver at the top of the work tree).
+func (a *app) keepTheirSoul(ctx context.Context, oursPath, theirsPath string) error {
+	ours, err := os.ReadFile(oursPath)
+	if err != nil {
+		return err
+	}
+	theirs, err := os.ReadFile(theirsPath)
+	if err != nil {
+		return err
+	}
+	if string(ours) == string(theirs) {
+		return nil
+	}
+	home, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	ws, err := core.Open(ctx, home)
+	if errors.Is(err, core.ErrNoWorkspace) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	_, err = soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now).KeepVersion(ctx, string(theirs), "the other device's version, kept when a sync merged SOUL.md")
+	return err
+}

@@ -1,0 +1,35 @@
+package index
+
+import (
+	"slices"
+	"testing"
+)
+
+// A file-sync tool's conflict copy of a log is not a note of its own:
+// indexed, every hit in it would show twice. A note whose name only looks
+// like one (a person's "Chapter 2.md") still is.
+func TestConflictCopiesAreNotNotes(t *testing.T) {
+	home := t.TempDir()
+	for _, rel := range []string{
+		"logs/2026-11-20.md",
+		"logs/2026-11-20.sync-conflict-20261120-101500-ABCDEF1.md",
+		"logs/2026-11-20 (Laptop's conflicted copy 2026-11-20).md",
+		"logs/2026-11-20 2.md",
+		"logs/2026-11-20-DESKTOP.md",
+		"logs/Chapter 2.md",
+	} {
+		write(t, home, rel, "# a\n\n### 09:00\n\nsame words\n")
+	}
+	notes, err := Notes(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rels []string
+	for _, n := range notes {
+		rels = append(rels, n.Rel)
+	}
+	slices.Sort(rels)
+	if want := []string{"logs/2026-11-20.md", "logs/Chapter 2.md"}; !slices.Equal(rels, want) {
+		t.Errorf("notes = %q, want %q", rels, want)
+	}
+}

@@ -1,0 +1,58 @@
+package memory
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// conflictCopy recognises the copies file-sync tools make when two devices
+// changed a file at once, each with the part of the name that, put
+// together, is the original's name:
+//   - Syncthing: NAME.sync-conflict-20261127-101500-ABCDEF1.md
+//   - Dropbox:   NAME (Laptop's conflicted copy 2026-11-27).md
+//   - iCloud:    NAME 2.md
+//   - OneDrive:  NAME-DEVICE.md (device names as OneDrive writes them, in capitals)
+//
+// The first two are unmistakable for any name. The last two look like names
+// a person might choose ("Chapter 2.md", "2026-11-27-trip.md"), so they
+// count only for the workspace's own files: a daily log, MEMORY.md, SOUL.md
+// and the journals (.jsonl).
+var conflictCopy = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`^(.+?)\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?(\.[^.]+)?$`),
+		regexp.MustCompile(`^(.+?) \([^()]*conflicted copy[^()]*\)(\.[^.]+)?$`),
+		regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}|MEMORY|SOUL) \d+(\.md)$`),
+		regexp.MustCompile(`^([^ ]+) \d+(\.jsonl)$`),
+		regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}|MEMORY|SOUL)-[A-Z0-9][A-Z0-9-]*(\.md)$`),
+	}
+})
+
+// ConflictCopyOf says whether name (a file name without its directory) is
+// a conflict copy a file-sync tool made, and of which file: such copies are
+// merged into the original and never indexed as notes of their own.
+func ConflictCopyOf(name string) (original string, ok bool) {
+	// Every copy's name holds a space, ".sync-conflict-" or a capital
+	// letter; a daily log's holds none, and is passed over without a match.
+	if !strings.ContainsAny(name, " ABCDEFGHIJKLMNOPQRSTUVWXYZ") && !strings.Contains(name, ".sync-conflict-") {
+		return "", false
+	}
+	for _, re := range conflictCopy() {
+		if m := re.FindStringSubmatch(name); m != nil {
+			return m[1] + m[2], true
+		}
+	}
+	return "", false
+}
+
+// Locked runs fn holding the lock every write to MEMORY.md and the daily
+// logs takes, for a writer outside this package (the merge of a conflict
+// copy) that must not interleave with an append.
+func Locked(home string, fn func() error) error {
+	unlock, err := lock(home)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return fn()
+}
