@@ -169,7 +169,11 @@ func (a *app) runImportList(ctx context.Context, cmd *cli.Command) error {
 		if r.UndoneAt != nil {
 			state = "undone"
 		}
-		rows = append(rows, []string{strconv.FormatInt(r.ID, 10), r.At.Local().Format("2006-01-02 15:04"), r.Origin,
+		at := jsonTime(r.At) // piped: the one timestamp format of TSV
+		if a.io.OutTTY {
+			at = a.personTime(r.At)
+		}
+		rows = append(rows, []string{strconv.FormatInt(r.ID, 10), at, r.Origin,
 			strconv.Itoa(r.Conversations), strconv.Itoa(r.Messages), state, r.Source})
 	}
 	if a.io.OutTTY {

@@ -254,11 +254,17 @@ func (a *app) runIndexStatus(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
 		return usagef("status takes no arguments")
 	}
-	ix, _, err := a.openIndex(ctx)
+	ix, home, err := a.openIndex(ctx)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
+	if a.io.OutTTY && !a.jsonOut { // the last reindex is said in the user's zone
+		if ws, err := core.Open(ctx, home); err == nil {
+			a.zone = core.WorkspaceZone(ctx, ws)
+			ws.Close()
+		}
+	}
 	st, err := ix.Status(ctx)
 	if err != nil {
 		return err
@@ -272,8 +278,11 @@ func (a *app) runIndexStatus(ctx context.Context, cmd *cli.Command) error {
 		return a.writeJSON(statusJSON{st.Files, st.Chunks, st.Bytes, st.Problems, last, st.Changed, st.Rebuild})
 	}
 	lastText := "never"
-	if last != nil {
-		lastText = st.LastReindex.Local().Format(time.RFC3339)
+	switch {
+	case last != nil && a.io.OutTTY:
+		lastText = a.personTime(st.LastReindex)
+	case last != nil:
+		lastText = jsonTime(st.LastReindex) // piped: the one timestamp format of TSV
 	}
 	rows := [][2]string{
 		{"files", strconv.Itoa(st.Files)},
