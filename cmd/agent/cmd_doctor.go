@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -66,9 +67,19 @@ func (a *app) printDoctor(rep core.DoctorReport) error {
 		if !c.OK {
 			mark = a.ansi("31", "fail")
 		}
-		fmt.Fprintf(a.io.Out, "%s  %-*s  %s\n", mark, width, c.Name, c.Detail)
+		// Details and fixes are wrapped at spaces under their own column.
+		pad := strings.Repeat(" ", 4+2+width+2)
+		for i, l := range wrapWords(c.Detail, a.io.cols()-len(pad)) {
+			if i == 0 {
+				fmt.Fprintf(a.io.Out, "%s  %-*s  %s\n", mark, width, c.Name, l)
+			} else {
+				fmt.Fprintf(a.io.Out, "%s%s\n", pad, l)
+			}
+		}
 		if !c.OK && c.Fix != "" {
-			fmt.Fprintf(a.io.Out, "      %-*s  fix: %s\n", width, "", c.Fix)
+			for _, l := range wrapWords("fix: "+c.Fix, a.io.cols()-len(pad)) {
+				fmt.Fprintf(a.io.Out, "%s%s\n", pad, l)
+			}
 		}
 	}
 	return nil

@@ -202,8 +202,14 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 			// A notes folder's file names and text are anyone's: an escape
 			// sequence or a newline in them is shown, never acted on.
 			loc := fmt.Sprintf("%s:%d-%d", printable.EscapeInvisible(h.Path), h.StartLine, h.EndLine)
-			fmt.Fprintf(a.io.Out, "%s  %s\n", a.ansi("36", loc), a.ansi("1", printable.EscapeInvisible(h.Heading)))
-			fmt.Fprintf(a.io.Out, "    %s\n", a.highlight(h.Snippet))
+			heading := printable.EscapeInvisible(h.Heading)
+			if cols := a.io.cols(); cols > 0 {
+				heading = fitCell(heading, max(cols-displayWidth(loc)-2, minCol))
+			}
+			fmt.Fprintf(a.io.Out, "%s  %s\n", a.ansi("36", loc), a.ansi("1", heading))
+			for _, l := range wrapWords(a.highlight(h.Snippet), a.io.cols()-4) {
+				fmt.Fprintf(a.io.Out, "    %s\n", l)
+			}
 		}
 		return nil
 	default:
