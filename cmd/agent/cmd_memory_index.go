@@ -178,7 +178,17 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer ix.Close()
-	hits, err := ix.Search(ctx, query, index.SearchOptions{K: k, Raw: cmd.Bool("raw"), Fresh: !cmd.Bool("no-refresh")})
+	return a.searchMemory(query, func(opts index.SearchOptions) ([]index.Hit, error) {
+		opts.K, opts.Raw, opts.Fresh = k, cmd.Bool("raw"), !cmd.Bool("no-refresh")
+		return ix.Search(ctx, query, opts)
+	})
+}
+
+// searchMemory runs a memory search through search (the index's, or the
+// REPL's open one) and prints its hits: the one code path of `agent memory
+// search` and /search, so both show the same snippets, escaped alike.
+func (a *app) searchMemory(query string, search func(index.SearchOptions) ([]index.Hit, error)) error {
+	hits, err := search(index.SearchOptions{K: index.DefaultK, Fresh: true})
 	if errors.Is(err, index.ErrNotFound) {
 		// Documented: exit 3, nothing on stdout; a person is told so.
 		a.emptyHint("nothing in memory matches %q (remember something with: agent memory add TEXT, or agent log TEXT)", query)
@@ -187,6 +197,12 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	return a.printHits(hits)
+}
+
+// printHits shows search hits: JSON, a snippet per hit fitted to the
+// terminal, or tab-separated records.
+func (a *app) printHits(hits []index.Hit) error {
 	switch {
 	case a.jsonOut:
 		out := make([]hitJSON, len(hits))
