@@ -37,6 +37,7 @@ func (a *app) mcpCommand() *cli.Command {
 				Usage: "every server: state, tool count, last error (starts each to check it)",
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "cached", Usage: "show the last known state without starting anything"},
+					&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show each failure's whole error chain"},
 				},
 				Action: a.runMCPList,
 			},
@@ -378,6 +379,13 @@ func (a *app) runMCPList(ctx context.Context, cmd *cli.Command) error {
 	if len(sts) == 0 {
 		a.infof("no integrations in %s (add one: agent mcp add NAME -- COMMAND ARGS...)", mcpConfigPath(ws))
 		return nil
+	}
+	if cmd.Bool("verbose") { // the inner chain, as recorded, instead of its plain words
+		for i := range sts {
+			if sts[i].Detail != "" {
+				sts[i].LastError = sts[i].Detail
+			}
+		}
 	}
 	if a.io.OutTTY {
 		tw := a.newTable("NAME", "STATE", "TOOLS", "TYPE", "TARGET", "LAST ERROR")
