@@ -208,7 +208,7 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 	if s.mcp != nil {
 		s.mcp.Revive(ctx) // servers that died start again in the background
 	}
-	stream := &replyStream{w: a.io.Out, gate: s.notes, wait: a.startWait(waitingFor(s))}
+	stream := &replyStream{w: a.io.Out, gate: s.notes, wait: a.startWait(waitingFor(s), waitProbe(s))}
 	_, err := s.chat.Turn(turnCtx, &s.session, line, stream.token)
 	close(done)
 	cancel()
