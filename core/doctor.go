@@ -83,7 +83,8 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 		}
 	} else {
 		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills", "secrets", "integrations", "jobs"} {
-			add(notChecked(name, "no workspace", "agent init"))
+			// The workspace line says the fix once; eight more would bury it.
+			add(notChecked(name, "no workspace", ""))
 		}
 	}
 

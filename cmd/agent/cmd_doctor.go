@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -32,6 +33,9 @@ func (a *app) runDoctor(ctx context.Context) error {
 		return err
 	}
 	rep := core.Doctor(ctx, home, a.model, nil)
+	for i, c := range rep.Checks {
+		rep.Checks[i].Fix = a.withHome(c.Fix)
+	}
 	if e, err := a.embedder(); err != nil {
 		return err
 	} else if e != nil {
@@ -83,6 +87,27 @@ func (a *app) printDoctor(rep core.DoctorReport) error {
 		}
 	}
 	return nil
+}
+
+// withHome puts the --home the user gave into a fix that runs agent, so
+// that "agent init" creates the workspace doctor looked at, not the
+// default one. A home AGENT_HOME names needs no flag: the fix runs under
+// the same environment.
+func (a *app) withHome(fix string) string {
+	rest, ok := strings.CutPrefix(fix, "agent ")
+	if !ok || a.homeFlag == "" || a.homeFlag == os.Getenv("AGENT_HOME") {
+		return fix
+	}
+	return "agent --home " + shellWord(a.homeFlag) + " " + rest
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything but plain
+// path characters.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:@,~") == "" && !strings.HasPrefix(s, "~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func doctorStatus(ok bool) string {
