@@ -523,5 +523,16 @@ func (a *app) useModelCapabilities(s *chatSession, info core.ModelInfo) {
 		s.mcp.Close()
 		s.mcp = nil
 	}
-	a.infof("%s has no tool calling: chatting without tools", info.Name)
+}
+
+// sayNoTools tells a person at the REPL, once, that the model chats without
+// tools, and so cannot store what it is told (names included: a first
+// meeting's "let's get to know each other" would otherwise promise what it
+// cannot keep). One-shot chats and prompt do not repeat it on every run:
+// doctor reports it, and the model is told in its identity section.
+func (a *app) sayNoTools(s *chatSession) {
+	if !s.chat.NoTools {
+		return
+	}
+	a.infof("%s has no tool calling: chatting without tools, so it cannot store names or notes; set names with: agent profile set user.name NAME (and agent.name), notes with /remember", s.chat.ModelName)
 }

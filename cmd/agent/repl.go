@@ -43,8 +43,18 @@ Ctrl-D or /exit leaves.
 // repl runs the interactive loop on a terminal. Ctrl-C cancels only the reply
 // in progress; a failed turn is reported and the loop goes on.
 func (a *app) repl(ctx context.Context, s *chatSession) error {
-	if err := a.checkModel(ctx, s); err != nil {
+	// Ollama down or the model missing: the REPL stays up, since the /
+	// commands (/search, /remember, /soul, …) need no model; a message is
+	// checked again before it is sent.
+	unchecked := false
+	if err := a.checkModel(ctx, s); errors.Is(err, core.ErrModelUnavailable) {
+		reportError(a.io.Err, err)
+		a.warnf("staying up: / commands work without the model (/search, /remember); a message is sent once it answers")
+		unchecked = true
+	} else if err != nil {
 		return err
+	} else {
+		a.sayNoTools(s)
 	}
 	a.detachSignals()
 	if s.mem != nil {
@@ -172,6 +182,14 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 				return nil
 			}
 			continue
+		}
+		if unchecked {
+			if err := a.checkModel(ctx, s); err != nil {
+				reportError(a.io.Err, err)
+				continue
+			}
+			unchecked = false
+			a.sayNoTools(s)
 		}
 		a.replTurn(ctx, s, line, sigs, quitting)
 		select {

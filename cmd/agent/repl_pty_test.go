@@ -333,3 +333,34 @@ func TestPromptEscapesStoredRepliesOnATerminal(t *testing.T) {
 		t.Errorf("piped, the prompt is not the bytes sent: %s", r)
 	}
 }
+
+// With Ollama stopped, the REPL stays up: the / commands need no model, so
+// /search and /remember work offline; a message says why it cannot be sent
+// and the prompt comes back.
+func TestREPLStaysUpWithOllamaStopped(t *testing.T) {
+	h := newHarness(t) // OLLAMA_HOST points at a closed port
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	h.must("", "log", "The ferry to Tarifa leaves at nine")
+	p := h.startPTY(nil, "chat", "--session", "offline")
+	p.expect(`cannot reach Ollama`)
+	p.expect(`staying up: / commands work without the model`)
+	p.expect(prompt)
+	p.send("/search ferry" + keyEnter)
+	p.expect(`to Tarifa leaves at nine`)
+	p.expect(prompt)
+	p.send("/remember The ferry pier is north of the port" + keyEnter)
+	p.expect(`agent: remembered in MEMORY\.md:\d+`)
+	p.expect(prompt)
+	p.send("hello?" + keyEnter)
+	p.expect(`cannot reach Ollama`)
+	p.expect(prompt)
+	p.send(keyCtrlD)
+	if err := p.wait(); err != nil {
+		t.Fatalf("the REPL did not end cleanly: %v\n%q", err, p.all())
+	}
+	if !strings.Contains(h.read("MEMORY.md"), "The ferry pier is north of the port") {
+		t.Error("/remember did not write MEMORY.md offline")
+	}
+}
