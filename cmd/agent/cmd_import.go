@@ -63,8 +63,15 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 	if err != nil {
 		return err
 	}
-	res, err := importer.Import(ctx, ws.State, ws.Home, p, importer.Options{Source: file, DryRun: cmd.Bool("dry-run"), Location: loc, Now: a.now(),
-		Forgotten: forgotten.Holds})
+	opts := importer.Options{Source: file, DryRun: cmd.Bool("dry-run"), Location: loc, Now: a.now(), Forgotten: forgotten.Holds}
+	progress := a.progressLine("agent: importing")
+	if progress != nil {
+		opts.Progress = progress.set
+	}
+	res, err := importer.Import(ctx, ws.State, ws.Home, p, opts)
+	if progress != nil {
+		progress.clear()
+	}
 	if err != nil {
 		return err
 	}
@@ -75,7 +82,10 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 		if err := a.writeJSON(res); err != nil {
 			return err
 		}
-	} else {
+	} else if !a.io.OutTTY || res.DryRun {
+		// One line per file is for a script (or a dry run, which asks what
+		// would be written); on a terminal an export of 2,000 conversations
+		// would bury the summary: agent import list and the files are there.
 		for _, f := range res.Files {
 			if err := writeTSV(a.io.Out, f.Path, strconv.Itoa(f.Messages), f.Title); err != nil {
 				return err
