@@ -163,6 +163,9 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 			return nil, err
 		}
 		_, err = a.loadSoul(ctx, soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now))
+		if err == nil {
+			_, err = a.buildIndex(ctx, ws)
+		}
 		ws.Close()
 		if err != nil {
 			return nil, err
