@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"agent/core/when"
 	"agent/index"
 	"agent/soul"
 )
@@ -65,7 +66,11 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 		add(doctorStateDB(ctx, home, state, openErr))
 		add(doctorSyncNotes(doctorSoul(home), home, SoulFile))
 		add(doctorSyncNotes(doctorFile(home, MemoryFile), home, MemoryFile))
-		add(doctorIndex(ctx, home))
+		loc := time.Local
+		if openErr == nil {
+			loc = WorkspaceZone(ctx, state)
+		}
+		add(doctorIndex(ctx, home, loc))
 		add(doctorSkills(home))
 		add(doctorSecrets(home))
 		if openErr != nil {
@@ -78,7 +83,8 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 		}
 	} else {
 		for _, name := range []string{StateFile, SoulFile, MemoryFile, "index", "skills", "secrets", "integrations", "jobs"} {
-			add(notChecked(name, "no workspace", "agent init"))
+			// The workspace line says the fix once; eight more would bury it.
+			add(notChecked(name, "no workspace", ""))
 		}
 	}
 
@@ -204,7 +210,7 @@ func doctorSoul(home string) DoctorCheck {
 	return c
 }
 
-func doctorIndex(ctx context.Context, home string) DoctorCheck {
+func doctorIndex(ctx context.Context, home string, loc *time.Location) DoctorCheck {
 	c := DoctorCheck{Name: "index", Fix: "agent memory reindex"}
 	if _, err := os.Stat(filepath.Join(home, IndexFile)); errors.Is(err, os.ErrNotExist) {
 		c.Detail = "not built"
@@ -233,7 +239,7 @@ func doctorIndex(ctx context.Context, home string) DoctorCheck {
 		c.OK, c.Fix = true, ""
 		c.Detail = "fresh: " + doctorPlural(st.Files, "file") + ", " + doctorPlural(st.Chunks, "chunk")
 		if !st.LastReindex.IsZero() {
-			c.Detail += ", indexed " + st.LastReindex.Local().Format("2006-01-02 15:04")
+			c.Detail += ", indexed " + when.Format(st.LastReindex, loc)
 		}
 	}
 	if !c.OK && len(warnings) > 0 {

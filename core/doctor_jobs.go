@@ -12,7 +12,7 @@ import (
 // on. It reads the state.db of ws, which Doctor opened.
 func DoctorJobs(ctx context.Context, ws *Workspace) DoctorCheck {
 	c := DoctorCheck{Name: "jobs"}
-	ok, detail, fix, err := jobs.Health(ctx, ws.State, time.Now())
+	ok, detail, fix, err := jobs.Health(ctx, ws.State, time.Now().In(WorkspaceZone(ctx, ws)))
 	if err != nil {
 		c.Detail = err.Error()
 		return c

@@ -54,6 +54,6 @@ func doctorIntegrations(ctx context.Context, ws *Workspace) DoctorCheck {
 	}
 	c.Detail = fmt.Sprintf("%d of %s unavailable (chats go on without their tools): %s",
 		len(bad), doctorPlural(len(bad)+len(ok), "integration"), strings.Join(bad, "; "))
-	c.Fix = "agent mcp list shows each server's state and its log; agent mcp approve NAME lets one run; agent mcp remove NAME drops one"
+	c.Fix = "agent mcp list shows each server's state and its log (--verbose: the whole error); agent mcp approve NAME lets one run; agent mcp remove NAME drops one"
 	return c
 }

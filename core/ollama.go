@@ -110,7 +110,7 @@ func (o *Ollama) Show(ctx context.Context, name string) (ModelInfo, error) {
 	if err != nil {
 		var se api.StatusError
 		if errors.As(err, &se) && se.StatusCode == http.StatusNotFound {
-			return ModelInfo{}, ollamaModelNotFound(name)
+			return ModelInfo{}, o.modelNotFound(name)
 		}
 		return ModelInfo{}, o.classify(o.late(ctx, err), name)
 	}
@@ -331,6 +331,40 @@ func ollamaModelNotFound(name string) error {
 	return &ollamaError{msg: fmt.Sprintf("model %s not found: run 'ollama pull %s'", NormalizeModel(name), name), notFound: true}
 }
 
+// installedShown bounds the models a "not found" names: enough to spot a
+// typo or a tag, not a screenful.
+const installedShown = 8
+
+// modelNotFound is ollamaModelNotFound with what is installed instead, so
+// a mistyped name or tag is seen at once, and how to pick one (--model).
+// Asked once, bounded as any quick request; if Ollama cannot list them,
+// the pull command alone is said.
+func (o *Ollama) modelNotFound(name string) error {
+	err := ollamaModelNotFound(name).(*ollamaError)
+	ctx, cancel := o.quick(context.Background())
+	defer cancel()
+	list, lerr := o.client.List(ctx)
+	if lerr != nil {
+		return err
+	}
+	var names []string
+	for _, m := range list.Models {
+		if m.Name == NormalizeModel(name) {
+			return err // listed yet refused (removed meanwhile): the list would mislead
+		}
+		names = append(names, m.Name)
+	}
+	switch {
+	case len(names) == 0:
+		err.msg += " (no model is installed yet)"
+	case len(names) > installedShown:
+		err.msg += fmt.Sprintf(", or use an installed one with --model (installed: %s, and %d more: ollama list)", strings.Join(names[:installedShown], ", "), len(names)-installedShown)
+	default:
+		err.msg += fmt.Sprintf(", or use an installed one with --model (installed: %s)", strings.Join(names, ", "))
+	}
+	return err
+}
+
 // isModelNotFound tells "model not installed" from the other failures.
 func isModelNotFound(err error) bool {
 	var oe *ollamaError
@@ -356,7 +390,7 @@ func (o *Ollama) classify(err error, name string) error {
 	case errors.As(err, &op) && op.Op == "dial":
 		return &ollamaError{msg: fmt.Sprintf("cannot reach Ollama at %s: is 'ollama serve' running?", o.host), cause: err}
 	case name != "" && ollamaNotFound(err.Error()):
-		return ollamaModelNotFound(name)
+		return o.modelNotFound(name)
 	case strings.HasPrefix(err.Error(), "unmarshal:"):
 		return &ollamaError{msg: fmt.Sprintf("malformed reply from Ollama at %s: %v", o.host, err), cause: err}
 	case errors.As(err, &se):

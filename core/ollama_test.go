@@ -237,7 +237,7 @@ func TestOllamaCheck(t *testing.T) {
 	}
 
 	_, err = o.Check(context.Background(), "mistral")
-	if !errors.Is(err, core.ErrModelUnavailable) || err.Error() != "model mistral:latest not found: run 'ollama pull mistral'" {
+	if !errors.Is(err, core.ErrModelUnavailable) || err.Error() != "model mistral:latest not found: run 'ollama pull mistral', or use an installed one with --model (installed: llama3.2:latest, tiny:latest)" {
 		t.Errorf("missing model: err = %v", err)
 	}
 

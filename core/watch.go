@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -91,6 +92,12 @@ func KeepIndexFresh(ctx context.Context, home string, ix *index.Index, r WatchRe
 
 	quiet := time.NewTimer(time.Hour)
 	quiet.Stop()
+	// A workspace deleted (its files' removal wakes the loop) or moved away
+	// (which may not: hence the ticker) ends the watch: there is nothing
+	// left to keep fresh, and a watcher left running would hold a socket
+	// and an inotify watch for nothing.
+	check := time.NewTicker(WatchGoneCheck)
+	defer check.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -98,7 +105,26 @@ func KeepIndexFresh(ctx context.Context, home string, ix *index.Index, r WatchRe
 		case <-mon.Changes():
 			quiet.Reset(WatchDebounce) // wait for the burst to end
 		case <-quiet.C:
+			if err := workspaceGone(home); err != nil {
+				return err
+			}
 			refresh()
+		case <-check.C:
+			if err := workspaceGone(home); err != nil {
+				return err
+			}
 		}
 	}
+}
+
+// WatchGoneCheck is how often a watch looks whether its workspace is still
+// there when no change has woken it.
+const WatchGoneCheck = 30 * time.Second
+
+// workspaceGone says, as an error, that home no longer holds a workspace.
+func workspaceGone(home string) error {
+	if err := Locate(home); errors.Is(err, ErrNoWorkspace) {
+		return fmt.Errorf("the workspace at %s is gone (deleted or moved): stopping the watch", home)
+	}
+	return nil
 }

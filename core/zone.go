@@ -1,8 +1,11 @@
 package core
 
 import (
+	"context"
 	"fmt"
 	"time"
+
+	"agent/profile"
 )
 
 // UserZone resolves a user.timezone value: "" is the machine's local zone,
@@ -23,4 +26,20 @@ func UserZone(name string, warn func(string)) (*time.Location, string) {
 		return time.Local, ""
 	}
 	return loc, name
+}
+
+// WorkspaceZone is the user's zone as the workspace's profile names it,
+// resolved silently (the commands that write by the date warn about a bad
+// name; one that only shows a time falls back to local time). The zone in
+// which every human-facing time is shown.
+func WorkspaceZone(ctx context.Context, ws *Workspace) *time.Location {
+	if ws == nil {
+		return time.Local
+	}
+	tz, _, err := profile.NewStore(ws.State, time.Now).Get(ctx, "user.timezone")
+	if err != nil {
+		return time.Local
+	}
+	loc, _ := UserZone(tz, nil)
+	return loc
 }

@@ -107,6 +107,7 @@ type chatSession struct {
 	ws      *core.Workspace
 	chat    *core.Chat
 	ollama  *core.Ollama // chat.Model, for the checks and timeouts only it has
+	sent    *sentModel   // chat.Model as the chat calls it: what was sent (waiting.go)
 	session core.Session
 	mem     *core.IndexRecall
 	mcp     *mcp.Manager // nil: no integrations
@@ -162,6 +163,9 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 			return nil, err
 		}
 		_, err = a.loadSoul(ctx, soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now))
+		if err == nil {
+			_, err = a.buildIndex(ctx, ws)
+		}
 		ws.Close()
 		if err != nil {
 			return nil, err
@@ -210,12 +214,14 @@ func (a *app) firstContact(cmd *cli.Command, message string) bool {
 // from here on, and picks the session.
 func (a *app) newChatSession(ctx context.Context, cmd *cli.Command, ws *core.Workspace, o *core.Ollama, mem *core.IndexRecall, recaller core.Recaller) (*chatSession, error) {
 	chat := core.NewChat(ws, o, a.model, recaller)
+	sent := &sentModel{Model: chat.Model}
+	chat.Model = sent
 	var err error
 	chat.NumCtx = int(cmd.Int("num-ctx"))
 	chat.NumPredict = int(cmd.Int("num-predict"))
 	chat.Placement = cmd.String("recall-placement")
 	chat.Now = a.now
-	s := &chatSession{ws: ws, chat: chat, ollama: o, mem: mem, notes: newNoticeGate(func(msg string) { a.warnf("%s", msg) })}
+	s := &chatSession{ws: ws, chat: chat, ollama: o, sent: sent, mem: mem, notes: newNoticeGate(func(msg string) { a.warnf("%s", msg) })}
 	chat.Notify = s.notes.note
 	a.startIntegrations(ctx, s)
 	var started bool
@@ -299,7 +305,7 @@ func (a *app) oneShot(ctx context.Context, s *chatSession, message string) error
 	stream := &replyStream{w: a.io.Out, gate: s.notes}
 	if !a.jsonOut {
 		onToken = stream.token
-		stream.wait = a.startWait(waitingFor(s))
+		stream.wait = a.startWait(waitingFor(s), waitProbe(s))
 	}
 	res, err := s.chat.Turn(ctx, &s.session, message, onToken)
 	stream.end()

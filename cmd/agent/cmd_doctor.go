@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -31,6 +33,9 @@ func (a *app) runDoctor(ctx context.Context) error {
 		return err
 	}
 	rep := core.Doctor(ctx, home, a.model, nil)
+	for i, c := range rep.Checks {
+		rep.Checks[i].Fix = a.withHome(c.Fix)
+	}
 	if e, err := a.embedder(); err != nil {
 		return err
 	} else if e != nil {
@@ -66,12 +71,43 @@ func (a *app) printDoctor(rep core.DoctorReport) error {
 		if !c.OK {
 			mark = a.ansi("31", "fail")
 		}
-		fmt.Fprintf(a.io.Out, "%s  %-*s  %s\n", mark, width, c.Name, c.Detail)
+		// Details and fixes are wrapped at spaces under their own column.
+		pad := strings.Repeat(" ", 4+2+width+2)
+		for i, l := range wrapWords(c.Detail, a.io.cols()-len(pad)) {
+			if i == 0 {
+				fmt.Fprintf(a.io.Out, "%s  %-*s  %s\n", mark, width, c.Name, l)
+			} else {
+				fmt.Fprintf(a.io.Out, "%s%s\n", pad, l)
+			}
+		}
 		if !c.OK && c.Fix != "" {
-			fmt.Fprintf(a.io.Out, "      %-*s  fix: %s\n", width, "", c.Fix)
+			for _, l := range wrapWords("fix: "+c.Fix, a.io.cols()-len(pad)) {
+				fmt.Fprintf(a.io.Out, "%s%s\n", pad, l)
+			}
 		}
 	}
 	return nil
+}
+
+// withHome puts the --home the user gave into a fix that runs agent, so
+// that "agent init" creates the workspace doctor looked at, not the
+// default one. A home AGENT_HOME names needs no flag: the fix runs under
+// the same environment.
+func (a *app) withHome(fix string) string {
+	rest, ok := strings.CutPrefix(fix, "agent ")
+	if !ok || a.homeFlag == "" || a.homeFlag == os.Getenv("AGENT_HOME") {
+		return fix
+	}
+	return "agent --home " + shellWord(a.homeFlag) + " " + rest
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything but plain
+// path characters.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:@,~") == "" && !strings.HasPrefix(s, "~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func doctorStatus(ok bool) string {

@@ -63,8 +63,15 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 	if err != nil {
 		return err
 	}
-	res, err := importer.Import(ctx, ws.State, ws.Home, p, importer.Options{Source: file, DryRun: cmd.Bool("dry-run"), Location: loc, Now: a.now(),
-		Forgotten: forgotten.Holds})
+	opts := importer.Options{Source: file, DryRun: cmd.Bool("dry-run"), Location: loc, Now: a.now(), Forgotten: forgotten.Holds}
+	progress := a.progressLine("agent: importing")
+	if progress != nil {
+		opts.Progress = progress.set
+	}
+	res, err := importer.Import(ctx, ws.State, ws.Home, p, opts)
+	if progress != nil {
+		progress.clear()
+	}
 	if err != nil {
 		return err
 	}
@@ -75,7 +82,10 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 		if err := a.writeJSON(res); err != nil {
 			return err
 		}
-	} else {
+	} else if !a.io.OutTTY || res.DryRun {
+		// One line per file is for a script (or a dry run, which asks what
+		// would be written); on a terminal an export of 2,000 conversations
+		// would bury the summary: agent import list and the files are there.
 		for _, f := range res.Files {
 			if err := writeTSV(a.io.Out, f.Path, strconv.Itoa(f.Messages), f.Title); err != nil {
 				return err
@@ -169,7 +179,11 @@ func (a *app) runImportList(ctx context.Context, cmd *cli.Command) error {
 		if r.UndoneAt != nil {
 			state = "undone"
 		}
-		rows = append(rows, []string{strconv.FormatInt(r.ID, 10), r.At.Local().Format("2006-01-02 15:04"), r.Origin,
+		at := jsonTime(r.At) // piped: the one timestamp format of TSV
+		if a.io.OutTTY {
+			at = a.personTime(r.At)
+		}
+		rows = append(rows, []string{strconv.FormatInt(r.ID, 10), at, r.Origin,
 			strconv.Itoa(r.Conversations), strconv.Itoa(r.Messages), state, r.Source})
 	}
 	if a.io.OutTTY {

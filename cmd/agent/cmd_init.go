@@ -73,18 +73,9 @@ func (a *app) initCommand() *cli.Command {
 			if _, err := a.loadSoul(ctx, soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now)); err != nil {
 				return err
 			}
-			// The index is built now, from whatever notes are already there,
-			// so the first search or chat does not start by building it.
-			if _, err := os.Stat(ws.Path(core.IndexFile)); errors.Is(err, os.ErrNotExist) {
-				ix, err := index.Open(ctx, home, func(msg string) { a.warnf("%s", msg) })
-				if err != nil {
-					return err
-				}
-				_, err = ix.Reindex(ctx, index.ReindexOptions{})
-				ix.Close()
-				if err != nil {
-					return err
-				}
+			if built, err := a.buildIndex(ctx, ws); err != nil {
+				return err
+			} else if built {
 				res.Created = append(res.Created, core.IndexFile)
 			}
 			if a.jsonOut {
@@ -98,6 +89,23 @@ func (a *app) initCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// buildIndex builds a workspace's missing index.db now, from whatever notes
+// are already there, so that the first search or chat (init's, or a first
+// contact's) does not start by saying it had to build it. built is false
+// when there was one already.
+func (a *app) buildIndex(ctx context.Context, ws *core.Workspace) (built bool, err error) {
+	if _, err := os.Stat(ws.Path(core.IndexFile)); !errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	ix, err := index.Open(ctx, ws.Home, func(msg string) { a.warnf("%s", msg) })
+	if err != nil {
+		return false, err
+	}
+	_, err = ix.Reindex(ctx, index.ReindexOptions{})
+	ix.Close()
+	return err == nil, err
 }
 
 type profileName struct{ key, value string }

@@ -70,7 +70,7 @@ func (a *app) jobsCommand() *cli.Command {
 						if err != nil {
 							return err
 						}
-						a.infof("job %s: %s, first run %s", j.Name, j.Schedule.Words(), reminders.Format(j.NextAt, j.Schedule.Loc))
+						a.infof("job %s: %s, first run %s", j.Name, j.Schedule.Words(), a.personTime(j.NextAt))
 						return a.printJobs([]jobs.Job{j})
 					})
 				},
@@ -349,7 +349,7 @@ func (a *app) printJobs(list []jobs.Job) error {
 			if j.DisabledReason != "" {
 				state = a.ansi("31", state)
 			}
-			tw.row(j.Name, j.Schedule.Words(), reminders.Format(j.NextAt, j.Schedule.Loc), orDash(j.LastStatus), state, strings.Join(j.Args, " "))
+			tw.row(j.Name, j.Schedule.Words(), a.personTime(j.NextAt), orDash(j.LastStatus), state, strings.Join(j.Args, " "))
 		}
 		return tw.flush()
 	default:
@@ -396,7 +396,11 @@ func (a *app) printRuns(runs []jobs.Run) error {
 		if r.ExitCode != nil {
 			code = strconv.Itoa(*r.ExitCode)
 		}
-		if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), r.Job, r.StartedAt, r.Trigger, r.Status, code, firstLine(strings.TrimSpace(r.Stdout+"\n"+r.Stderr))); err != nil {
+		started := r.StartedAt
+		if t, err := time.Parse(time.RFC3339, started); err == nil && a.io.OutTTY {
+			started = a.personTime(t)
+		}
+		if err := writeTSV(a.io.Out, strconv.FormatInt(r.ID, 10), r.Job, started, r.Trigger, r.Status, code, firstLine(strings.TrimSpace(r.Stdout+"\n"+r.Stderr))); err != nil {
 			return err
 		}
 	}

@@ -38,6 +38,7 @@ func (a *app) mcpCommand() *cli.Command {
 				Usage: "every server: state, tool count, last error (starts each to check it)",
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "cached", Usage: "show the last known state without starting anything"},
+					&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "show each failure's whole error chain"},
 				},
 				Action: a.runMCPList,
 			},
@@ -380,6 +381,13 @@ func (a *app) runMCPList(ctx context.Context, cmd *cli.Command) error {
 		a.infof("no integrations in %s (add one: agent mcp add NAME -- COMMAND ARGS...)", mcpConfigPath(ws))
 		return nil
 	}
+	if cmd.Bool("verbose") { // the inner chain, as recorded, instead of its plain words
+		for i := range sts {
+			if sts[i].Detail != "" {
+				sts[i].LastError = sts[i].Detail
+			}
+		}
+	}
 	if a.io.OutTTY {
 		tw := a.newTable("NAME", "STATE", "TOOLS", "TYPE", "TARGET", "LAST ERROR")
 		for _, s := range sts {
@@ -510,5 +518,16 @@ func (a *app) useModelCapabilities(s *chatSession, info core.ModelInfo) {
 		s.mcp.Close()
 		s.mcp = nil
 	}
-	a.infof("%s has no tool calling: chatting without tools", info.Name)
+}
+
+// sayNoTools tells a person at the REPL, once, that the model chats without
+// tools, and so cannot store what it is told (names included: a first
+// meeting's "let's get to know each other" would otherwise promise what it
+// cannot keep). One-shot chats and prompt do not repeat it on every run:
+// doctor reports it, and the model is told in its identity section.
+func (a *app) sayNoTools(s *chatSession) {
+	if !s.chat.NoTools {
+		return
+	}
+	a.infof("%s has no tool calling: chatting without tools, so it cannot store names or notes; set names with: agent profile set user.name NAME (and agent.name), notes with /remember", s.chat.ModelName)
 }

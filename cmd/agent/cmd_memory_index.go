@@ -179,7 +179,17 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer ix.Close()
-	hits, err := ix.Search(ctx, query, index.SearchOptions{K: k, Raw: cmd.Bool("raw"), Fresh: !cmd.Bool("no-refresh")})
+	return a.searchMemory(query, func(opts index.SearchOptions) ([]index.Hit, error) {
+		opts.K, opts.Raw, opts.Fresh = k, cmd.Bool("raw"), !cmd.Bool("no-refresh")
+		return ix.Search(ctx, query, opts)
+	})
+}
+
+// searchMemory runs a memory search through search (the index's, or the
+// REPL's open one) and prints its hits: the one code path of `agent memory
+// search` and /search, so both show the same snippets, escaped alike.
+func (a *app) searchMemory(query string, search func(index.SearchOptions) ([]index.Hit, error)) error {
+	hits, err := search(index.SearchOptions{K: index.DefaultK, Fresh: true})
 	if errors.Is(err, index.ErrNotFound) {
 		// Documented: exit 3, nothing on stdout; a person is told so.
 		a.emptyHint("nothing in memory matches %q (remember something with: agent memory add TEXT, or agent log TEXT)", query)
@@ -188,6 +198,12 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	return a.printHits(hits)
+}
+
+// printHits shows search hits: JSON, a snippet per hit fitted to the
+// terminal, or tab-separated records.
+func (a *app) printHits(hits []index.Hit) error {
 	switch {
 	case a.jsonOut:
 		out := make([]hitJSON, len(hits))
@@ -203,8 +219,14 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 			// A notes folder's file names and text are anyone's: an escape
 			// sequence or a newline in them is shown, never acted on.
 			loc := fmt.Sprintf("%s:%d-%d", printable.EscapeInvisible(h.Path), h.StartLine, h.EndLine)
-			fmt.Fprintf(a.io.Out, "%s  %s\n", a.ansi("36", loc), a.ansi("1", printable.EscapeInvisible(h.Heading)))
-			fmt.Fprintf(a.io.Out, "    %s\n", a.highlight(h.Snippet))
+			heading := printable.EscapeInvisible(h.Heading)
+			if cols := a.io.cols(); cols > 0 {
+				heading = fitCell(heading, max(cols-displayWidth(loc)-2, minCol))
+			}
+			fmt.Fprintf(a.io.Out, "%s  %s\n", a.ansi("36", loc), a.ansi("1", heading))
+			for _, l := range wrapWords(a.highlight(h.Snippet), a.io.cols()-4) {
+				fmt.Fprintf(a.io.Out, "    %s\n", l)
+			}
 		}
 		return nil
 	default:
@@ -255,11 +277,17 @@ func (a *app) runIndexStatus(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
 		return usagef("status takes no arguments")
 	}
-	ix, _, err := a.openIndex(ctx)
+	ix, home, err := a.openIndex(ctx)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
+	if a.io.OutTTY && !a.jsonOut { // the last reindex is said in the user's zone
+		if ws, err := core.Open(ctx, home); err == nil {
+			a.zone = core.WorkspaceZone(ctx, ws)
+			ws.Close()
+		}
+	}
 	st, err := ix.Status(ctx)
 	if err != nil {
 		return err
@@ -273,8 +301,11 @@ func (a *app) runIndexStatus(ctx context.Context, cmd *cli.Command) error {
 		return a.writeJSON(statusJSON{st.Files, st.Chunks, st.Bytes, st.Problems, last, st.Changed, st.Rebuild})
 	}
 	lastText := "never"
-	if last != nil {
-		lastText = st.LastReindex.Local().Format(time.RFC3339)
+	switch {
+	case last != nil && a.io.OutTTY:
+		lastText = a.personTime(st.LastReindex)
+	case last != nil:
+		lastText = jsonTime(st.LastReindex) // piped: the one timestamp format of TSV
 	}
 	rows := [][2]string{
 		{"files", strconv.Itoa(st.Files)},

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/when"
 	"agent/profile"
 )
 
@@ -120,8 +121,10 @@ type (
 // jsonTime is the one timestamp format of JSON and tab-separated output.
 func jsonTime(t time.Time) string { return core.JSONTime(t) }
 
-// ttyTime is the timestamp shown in tables on a terminal, in local time.
-func ttyTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04") }
+// personTime is a time shown to a person (tables, notes on a terminal): in
+// the user's zone, with the zone named (when.Format). Before a workspace is
+// opened that is the machine's zone.
+func (a *app) personTime(t time.Time) string { return when.Format(t, a.zone) }
 
 func (a *app) runProfileShow(ctx context.Context, _ *cli.Command, st *profile.Store, _ []string) error {
 	recs, err := st.All(ctx)
@@ -142,7 +145,7 @@ func (a *app) runProfileShow(ctx context.Context, _ *cli.Command, st *profile.St
 		}
 		tw := a.newTable("KEY", "VALUE", "UPDATED")
 		for _, r := range recs {
-			tw.row(r.Key, r.Value, ttyTime(r.UpdatedAt))
+			tw.row(r.Key, r.Value, a.personTime(r.UpdatedAt))
 		}
 		return tw.flush()
 	default:
@@ -182,7 +185,7 @@ func (a *app) runProfileHistory(ctx context.Context, _ *cli.Command, st *profile
 	case a.io.OutTTY:
 		tw := a.newTable("ID", "WHEN", "KEY", "CHANGE", "COMMAND")
 		for _, c := range hist {
-			tw.row(strconv.FormatInt(c.ID, 10), ttyTime(c.At), c.Key, orUnset(c.Old)+" → "+orUnset(c.New), c.Command)
+			tw.row(strconv.FormatInt(c.ID, 10), a.personTime(c.At), c.Key, orUnset(c.Old)+" → "+orUnset(c.New), c.Command)
 		}
 		return tw.flush()
 	default:

@@ -112,6 +112,10 @@ func (a *app) printAssembled(asm *core.Assembled, bodies bool) {
 	if len(asm.Cuts) > 0 {
 		cuts = strings.Join(asm.Cuts, "; ")
 	}
-	fmt.Fprintln(out, a.ansi("1", fmt.Sprintf("── total ~%d of %d tokens (%d kept for the reply) · mode %s · recall placement %s · prefix shared with the last request %d of %d bytes · prompt sha256:%s · cuts: %s",
-		asm.Total, asm.NumCtx, asm.Reserve, asm.Mode, asm.Placement, asm.PrefixReuse, asm.RequestBytes, asm.PromptHash, cuts)))
+	total := fmt.Sprintf("── total ~%d of %d tokens (%d kept for the reply) · mode %s · recall placement %s · prefix shared with the last request %d of %d bytes · prompt sha256:%s · cuts: %s",
+		asm.Total, asm.NumCtx, asm.Reserve, asm.Mode, asm.Placement, asm.PrefixReuse, asm.RequestBytes, asm.PromptHash, cuts)
+	// On a terminal, wrapped at spaces (the 71-column hash on a line of its own if need be).
+	for _, l := range wrapWords(total, a.io.cols()) {
+		fmt.Fprintln(out, a.ansi("1", l))
+	}
 }

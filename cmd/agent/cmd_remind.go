@@ -104,7 +104,11 @@ func (a *app) remindersCommand() *cli.Command {
 				})},
 			{Name: "snooze", Usage: "move a reminder to a new time", ArgsUsage: "ID WHEN",
 				Action: change(2, "ID WHEN", func(ctx context.Context, st *reminders.Store, loc *time.Location, id int64, args []string) (reminders.Reminder, error) {
-					due, err := reminders.Parse(args[0], a.now(), loc)
+					r, err := st.Get(ctx, id)
+					if err != nil {
+						return reminders.Reminder{}, err
+					}
+					due, err := reminders.ParseSnooze(args[0], a.now(), r.DueAt, loc)
 					if err != nil {
 						return reminders.Reminder{}, err
 					}

@@ -60,7 +60,7 @@ func (a *app) sessionsCommand() *cli.Command {
 					}
 					tw := a.newTable("SESSION", "LAST ACTIVE", "TURNS", "LAST MESSAGE")
 					for _, s := range list {
-						tw.row(s.Name, s.UpdatedAt.Local().Format("2006-01-02 15:04"), fmt.Sprint(s.Turns), clip(s.LastUser, 50))
+						tw.row(s.Name, a.personTime(s.UpdatedAt), fmt.Sprint(s.Turns), clip(s.LastUser, 50))
 					}
 					return tw.flush()
 				},
@@ -121,7 +121,7 @@ func (a *app) sessionsCommand() *cli.Command {
 					}
 					if compacted {
 						fmt.Fprintf(a.io.Out, "%s %s\n%s\n", a.ansi("1", fmt.Sprintf("summary of the first %d turns (compacted)", sum.Turns)),
-							a.ansi("2", sum.CreatedAt.Local().Format("2006-01-02 15:04")), sum.Text())
+							a.ansi("2", a.personTime(sum.CreatedAt)), sum.Text())
 					}
 					for _, m := range msgs {
 						head := m.Role
@@ -131,7 +131,7 @@ func (a *app) sessionsCommand() *cli.Command {
 						if m.Status != core.StatusComplete {
 							head += " [" + m.Status + "]"
 						}
-						fmt.Fprintf(a.io.Out, "%s %s\n", a.ansi("1", head), a.ansi("2", m.CreatedAt.Local().Format("2006-01-02 15:04")))
+						fmt.Fprintf(a.io.Out, "%s %s\n", a.ansi("1", head), a.ansi("2", a.personTime(m.CreatedAt)))
 						for _, c := range m.ToolCalls {
 							fmt.Fprintf(a.io.Out, "  → %s %s\n", c.Name, printable.Escape(fmt.Sprint(c.Arguments)))
 						}

@@ -171,7 +171,7 @@ func (a *app) printRevisions(hist []revisions.Revision) error {
 		tw := a.newTable("REV", "WHEN", "AUTHOR", "REASON")
 		for _, r := range rows {
 			when, _ := time.Parse(time.RFC3339, r.CreatedAt)
-			tw.row(strconv.FormatInt(r.ID, 10), ttyTime(when), r.Author, r.Reason)
+			tw.row(strconv.FormatInt(r.ID, 10), a.personTime(when), r.Author, r.Reason)
 		}
 		return tw.flush()
 	}

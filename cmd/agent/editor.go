@@ -32,6 +32,12 @@ func (e *edited) done() {
 // the editor's syntax highlighting), opens it in the user's editor and
 // returns what it holds afterwards. An editor that fails changes nothing.
 func (a *app) editCopy(ctx context.Context, name, content string) (*edited, error) {
+	editor, chosen := editorCommand()
+	// vi with no terminal draws into a pipe and waits for keys that never
+	// come; an editor the user chose may well be a window of its own.
+	if !chosen && (!a.io.InTTY || !a.io.OutTTY) {
+		return nil, usagef("no terminal to run vi in: run this in a terminal, or set EDITOR to an editor that needs none (e.g. EDITOR='code --wait')")
+	}
 	dir, err := os.MkdirTemp("", "agent-"+strings.ToLower(strings.TrimSuffix(name, filepath.Ext(name)))+"-")
 	if err != nil {
 		return nil, fmt.Errorf("edit: %w", err)
@@ -41,7 +47,6 @@ func (a *app) editCopy(ctx context.Context, name, content string) (*edited, erro
 		e.done()
 		return nil, fmt.Errorf("edit: %w", err)
 	}
-	editor := editorCommand()
 	// Through sh, like git does, so EDITOR="code --wait" works.
 	ed := exec.CommandContext(ctx, "sh", "-c", editor+` "$1"`, "sh", e.path)
 	ed.Stdin, ed.Stdout, ed.Stderr = a.io.In, a.io.Out, a.io.Err
@@ -62,12 +67,13 @@ func (a *app) editCopy(ctx context.Context, name, content string) (*edited, erro
 	return e, nil
 }
 
-// editorCommand is $VISUAL, else $EDITOR, else vi.
-func editorCommand() string {
+// editorCommand is $VISUAL, else $EDITOR, else vi; chosen says the user
+// named one.
+func editorCommand() (editor string, chosen bool) {
 	for _, v := range []string{"VISUAL", "EDITOR"} {
 		if e := strings.TrimSpace(os.Getenv(v)); e != "" {
-			return e
+			return e, true
 		}
 	}
-	return "vi"
+	return "vi", false
 }

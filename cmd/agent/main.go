@@ -41,6 +41,10 @@ type app struct {
 	// embedModel names the embedding model that adds meaning to memory
 	// search and recall (cmd_embed.go); "" leaves them lexical.
 	embedModel string
+	// zone is the user's zone (profile user.timezone, else the machine's),
+	// read when the workspace is opened: every time shown to a person is
+	// said in it (personTime).
+	zone *time.Location
 }
 
 // run parses args, runs one command and returns the process exit code. It is
@@ -304,6 +308,7 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 		ws.Close()
 		return nil, err
 	}
+	a.zone = core.WorkspaceZone(ctx, ws)
 	return ws, nil
 }
 

@@ -35,11 +35,17 @@ type ptyProc struct {
 // startPTY runs agent with args in a 120x40 terminal, colour on.
 func (h *harness) startPTY(extraEnv []string, args ...string) *ptyProc {
 	h.t.Helper()
+	return h.startPTYCols(120, extraEnv, args...)
+}
+
+// startPTYCols runs agent with args in a terminal cols wide, colour on.
+func (h *harness) startPTYCols(cols uint16, extraEnv []string, args ...string) *ptyProc {
+	h.t.Helper()
 	cmd := exec.Command(h.bin, args...)
 	env := slicesWithout(h.env, "NO_COLOR=", "TERM=")
 	cmd.Env = append(append(env, "TERM=xterm-256color"), extraEnv...)
 	cmd.Dir = h.dir
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: cols})
 	if err != nil {
 		h.t.Fatalf("start in a pty: %v", err)
 	}

@@ -13,12 +13,11 @@ import (
 	"syscall"
 
 	"github.com/chzyer/readline"
-	"github.com/rivo/uniseg"
 	"golang.org/x/term"
 
 	"agent/core"
 	"agent/core/callview"
-	"agent/core/printable"
+	"agent/index"
 	"agent/memory"
 	"agent/profile"
 )
@@ -44,8 +43,18 @@ Ctrl-D or /exit leaves.
 // repl runs the interactive loop on a terminal. Ctrl-C cancels only the reply
 // in progress; a failed turn is reported and the loop goes on.
 func (a *app) repl(ctx context.Context, s *chatSession) error {
-	if err := a.checkModel(ctx, s); err != nil {
+	// Ollama down or the model missing: the REPL stays up, since the /
+	// commands (/search, /remember, /soul, …) need no model; a message is
+	// checked again before it is sent.
+	unchecked := false
+	if err := a.checkModel(ctx, s); errors.Is(err, core.ErrModelUnavailable) {
+		reportError(a.io.Err, err)
+		a.warnf("staying up: / commands work without the model (/search, /remember); a message is sent once it answers")
+		unchecked = true
+	} else if err != nil {
 		return err
+	} else {
+		a.sayNoTools(s)
 	}
 	a.detachSignals()
 	if s.mem != nil {
@@ -174,6 +183,14 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 			}
 			continue
 		}
+		if unchecked {
+			if err := a.checkModel(ctx, s); err != nil {
+				reportError(a.io.Err, err)
+				continue
+			}
+			unchecked = false
+			a.sayNoTools(s)
+		}
 		a.replTurn(ctx, s, line, sigs, quitting)
 		select {
 		case <-quitting:
@@ -209,7 +226,7 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 	if s.mcp != nil {
 		s.mcp.Revive(ctx) // servers that died start again in the background
 	}
-	stream := &replyStream{w: a.io.Out, gate: s.notes, wait: a.startWait(waitingFor(s))}
+	stream := &replyStream{w: a.io.Out, gate: s.notes, wait: a.startWait(waitingFor(s), waitProbe(s))}
 	_, err := s.chat.Turn(turnCtx, &s.session, line, stream.token)
 	close(done)
 	cancel()
@@ -317,22 +334,13 @@ func (a *app) slashCommand(ctx context.Context, s *chatSession, line string) (do
 		if s.mem == nil {
 			return false, fmt.Errorf("the memory index is unavailable")
 		}
-		hits, err := s.mem.Recall(ctx, arg, 5)
-		if err != nil {
-			return false, err
+		// What `agent memory search` prints, by the same code: its
+		// snippets, escaped and fitted alike; no match is said, not an error.
+		err := a.searchMemory(arg, func(opts index.SearchOptions) ([]index.Hit, error) { return s.mem.Search(ctx, arg, opts) })
+		if errors.Is(err, errSilent) {
+			err = nil
 		}
-		if len(hits) == 0 {
-			a.warnf("no matches for %q", arg)
-		}
-		// A note's text is anyone's (a notes folder, an import): its
-		// control bytes are shown, never acted on; and each line is cut to
-		// the terminal's width, so a long chunk is a glance, as in
-		// memory search.
-		width, _ := termSize()
-		for _, h := range hits {
-			text := clipWidth(printable.Escape(clipLines(h.Text, 6)), width-2)
-			fmt.Fprintf(a.io.Out, "%s\n%s\n\n", a.ansi("1;36", printable.Escape(h.Citation())), indent(text, "  "))
-		}
+		return false, err
 	case "/remember":
 		if arg == "" {
 			return false, usagef("/remember needs the text of a fact")
@@ -372,39 +380,6 @@ func (a *app) ansiErr(code, s string) string {
 		return s
 	}
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
-}
-
-func indent(s, pad string) string {
-	return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
-}
-
-// clipLines keeps the first n lines of s, marking the cut.
-func clipLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) <= n {
-		return strings.Join(lines, "\n")
-	}
-	return strings.Join(lines[:n], "\n") + "\n…"
-}
-
-// clipWidth cuts every line of s to width display columns, marking a cut
-// with "…".
-func clipWidth(s string, width int) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if displayWidth(l) <= width {
-			continue
-		}
-		var b strings.Builder
-		w := 0
-		g := uniseg.NewGraphemes(l)
-		for g.Next() && w+g.Width() <= width-1 {
-			b.WriteString(g.Str())
-			w += g.Width()
-		}
-		lines[i] = b.String() + "…"
-	}
-	return strings.Join(lines, "\n")
 }
 
 // termSize is the terminal's size as stderr sees it (where the REPL

@@ -124,7 +124,7 @@ func TestREPLInATerminal(t *testing.T) {
 	// Every slash command.
 	for _, c := range []struct{ cmd, want string }{
 		{"/help", `/remember TEXT add a fact to MEMORY\.md`},
-		{"/search ferry", `The ferry to Tarifa leaves at nine`},
+		{"/search ferry", `ferry(\x1b\[0m)? to Tarifa leaves at nine`},
 		{"/remember I take my tea green", `agent: remembered in MEMORY\.md:\d+`},
 		{"/soul", `# Soul`},
 		{"/profile", `name: Ada`},
@@ -269,8 +269,8 @@ func TestREPLPromptPlainOnADumbTerminal(t *testing.T) {
 	}
 }
 
-// /search shows a stored note as memory search does: its control bytes
-// escaped, never acted on, and a long line cut at the terminal's width.
+// /search prints what memory search prints, by the same code: the same
+// snippets, control bytes escaped (never acted on), fitted to the width.
 func TestREPLSearchEscapesAndFits(t *testing.T) {
 	h := newHarness(t)
 	h.fakeOllama()
@@ -284,12 +284,19 @@ func TestREPLSearchEscapesAndFits(t *testing.T) {
 	long := strings.Repeat("word ", 60) + "ENDMARK"
 	fmt.Fprintf(f, "\n- The kingfisher\x1b]0;pwned\x07 came back\x1b[2J %s\n", long)
 	f.Close()
+	search := h.runPTY("memory", "search", "kingfisher")
+	if !strings.Contains(search, "kingfisher") {
+		t.Fatalf("memory search found nothing to compare with:\n%s", search)
+	}
 	p := h.startPTY(nil, "chat", "--session", "search")
 	p.expect(prompt)
 	p.send("/search kingfisher" + keyEnter)
-	p.expect(`kingfisher\\x1b\]0;pwned\\x07 came back\\x1b\[2J word`)
+	p.expect(`came back\\x1b\[2J word`)
 	p.expect(prompt)
 	out := p.all()
+	if !strings.Contains(strings.ReplaceAll(out, "\r\n", "\n"), search) {
+		t.Errorf("/search does not print what memory search prints:\n%s\nmemory search:\n%s", out, search)
+	}
 	if strings.Contains(out, "\x1b]0;pwned") || strings.Contains(out, "\x1b[2J") {
 		t.Errorf("a control sequence from a note reached the terminal:\n%q", out)
 	}
@@ -324,5 +331,36 @@ func TestPromptEscapesStoredRepliesOnATerminal(t *testing.T) {
 	}
 	if r := h.run("", "prompt", "--continue", "next"); !strings.Contains(r.stdout, "Sure\x1b]0;pwned\x07 thing") {
 		t.Errorf("piped, the prompt is not the bytes sent: %s", r)
+	}
+}
+
+// With Ollama stopped, the REPL stays up: the / commands need no model, so
+// /search and /remember work offline; a message says why it cannot be sent
+// and the prompt comes back.
+func TestREPLStaysUpWithOllamaStopped(t *testing.T) {
+	h := newHarness(t) // OLLAMA_HOST points at a closed port
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	h.must("", "log", "The ferry to Tarifa leaves at nine")
+	p := h.startPTY(nil, "chat", "--session", "offline")
+	p.expect(`cannot reach Ollama`)
+	p.expect(`staying up: / commands work without the model`)
+	p.expect(prompt)
+	p.send("/search ferry" + keyEnter)
+	p.expect(`to Tarifa leaves at nine`)
+	p.expect(prompt)
+	p.send("/remember The ferry pier is north of the port" + keyEnter)
+	p.expect(`agent: remembered in MEMORY\.md:\d+`)
+	p.expect(prompt)
+	p.send("hello?" + keyEnter)
+	p.expect(`cannot reach Ollama`)
+	p.expect(prompt)
+	p.send(keyCtrlD)
+	if err := p.wait(); err != nil {
+		t.Fatalf("the REPL did not end cleanly: %v\n%q", err, p.all())
+	}
+	if !strings.Contains(h.read("MEMORY.md"), "The ferry pier is north of the port") {
+		t.Error("/remember did not write MEMORY.md offline")
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sync"
@@ -39,6 +40,7 @@ func (t *termErr) Write(p []byte) (int, error) {
 type waitLine struct {
 	w     io.Writer
 	what  string
+	probe func(context.Context) string // says better what is waited for; nil: none
 	mu    sync.Mutex
 	shown bool
 	done  bool
@@ -47,12 +49,16 @@ type waitLine struct {
 
 // startWait shows what a turn waits for, on a terminal's stderr only: nil
 // (a no-op) when stderr is not one or when --json is on.
-func (a *app) startWait(what string) *waitLine {
+//
+// probe, when not nil, is asked once, only after waitDelay has passed and
+// the first frame is drawn, what exactly is waited for ("loading MODEL");
+// its answer, when not "", replaces what from then on.
+func (a *app) startWait(what string, probe func(context.Context) string) *waitLine {
 	te, ok := a.io.Err.(*termErr)
 	if !ok || a.jsonOut {
 		return nil
 	}
-	wl := &waitLine{w: te.w, what: what, quit: make(chan struct{})}
+	wl := &waitLine{w: te.w, what: what, probe: probe, quit: make(chan struct{})}
 	te.mu.Lock()
 	prev := te.wait
 	te.wait = wl
@@ -88,11 +94,33 @@ func (wl *waitLine) run() {
 		fmt.Fprintf(wl.w, "\r\x1b[K%s %s…%s", waitFrames[i%len(waitFrames)], wl.what, elapsed)
 		wl.shown = true
 		wl.mu.Unlock()
+		if i == 0 && wl.probe != nil {
+			go wl.ask()
+		}
 		select {
 		case <-tick.C:
 		case <-wl.quit:
 			return
 		}
+	}
+}
+
+// ask runs the probe once, cancelled when the line stops, and takes its
+// answer for the frames still to come.
+func (wl *waitLine) ask() {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-wl.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if what := wl.probe(ctx); what != "" {
+		wl.mu.Lock()
+		wl.what = what
+		wl.mu.Unlock()
 	}
 }
 

@@ -78,3 +78,39 @@ func TestWaitLineUntilTheFirstToken(t *testing.T) {
 		t.Errorf("piped chat showed a wait line: %s", r)
 	}
 }
+
+// Past the threshold, the wait line says what it waits for: Ollama is asked
+// once (/api/ps) whether the model is in memory. The first turn's model is
+// not loaded, so the wait is its load; the next turn's is loaded, so the
+// wait is the prompt's evaluation, with its size.
+func TestWaitLineSaysWhatItWaitsFor(t *testing.T) {
+	h := newHarness(t)
+	srv := h.fakeOllama()
+	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
+		t.Fatal(r)
+	}
+	first, second := make(chan struct{}), make(chan struct{})
+	srv.Script(ollamatest.Reply{Text: "Loaded now.", Hold: first}, ollamatest.Reply{Text: "Evaluated.", Hold: second})
+	p := h.startPTY(nil, "chat", "--session", "what")
+	p.expect(prompt)
+	p.send("are you there?" + keyEnter)
+	p.expect(`loading llama3\.2(:latest)?…`)
+	if n := srv.PSAsks(); n != 1 {
+		t.Errorf("/api/ps asked %d times during one wait, want once", n)
+	}
+	close(first)
+	p.expect(`Loaded now\.`)
+	p.expect(prompt)
+	p.send("and now?" + keyEnter)
+	p.expect(`llama3\.2(:latest)? evaluating ~\d+ tokens…`)
+	close(second)
+	p.expect(`Evaluated\.`)
+	p.expect(prompt)
+	p.send(keyCtrlD)
+	if err := p.wait(); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.PSAsks(); n != 2 {
+		t.Errorf("/api/ps asked %d times for two waits, want twice", n)
+	}
+}

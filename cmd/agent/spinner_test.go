@@ -13,7 +13,7 @@ func TestWaitLineEndsAtAnyOtherWrite(t *testing.T) {
 	var buf bytes.Buffer
 	te := &termErr{w: &buf}
 	a := &app{io: &iostreams{Err: te}}
-	wl := a.startWait("waiting for m")
+	wl := a.startWait("waiting for m", nil)
 	if wl == nil {
 		t.Fatal("no wait line on a terminal's stderr")
 	}
@@ -32,11 +32,11 @@ func TestWaitLineEndsAtAnyOtherWrite(t *testing.T) {
 	wl.stop() // a second stop (the turn's end) is harmless
 
 	piped := &app{io: &iostreams{Err: &bytes.Buffer{}}}
-	if piped.startWait("waiting for m") != nil {
+	if piped.startWait("waiting for m", nil) != nil {
 		t.Error("a wait line on a stderr that is not a terminal")
 	}
 	jsonOut := &app{io: &iostreams{Err: &termErr{w: &bytes.Buffer{}}}, jsonOut: true}
-	if jsonOut.startWait("waiting for m") != nil {
+	if jsonOut.startWait("waiting for m", nil) != nil {
 		t.Error("a wait line with --json")
 	}
 }

@@ -24,21 +24,32 @@ func (a *app) newTable(header ...string) *table { return &table{a: a, header: he
 // row adds one row; cells may hold colour escapes.
 func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
 
+// minCol is the narrowest a column is cut to when a table is fitted to the
+// terminal (or its header's width, if wider): "2026-…" still says something.
+const minCol = 8
+
 // flush writes the table: every column but the last padded to its widest
-// cell plus two spaces, as tabwriter did.
+// cell plus two spaces, as tabwriter did. On a terminal narrower than that,
+// the widest columns are cut (with "…") until a row fits its columns.
 func (t *table) flush() error {
-	var widths []int
+	var widths, floors []int
 	for _, r := range append([][]string{t.header}, t.rows...) {
 		for i, c := range r {
 			if i >= len(widths) {
 				widths = append(widths, 0)
+				floors = append(floors, minCol)
 			}
 			widths[i] = max(widths[i], displayWidth(c))
 		}
 	}
+	for i, h := range t.header {
+		floors[i] = max(minCol, displayWidth(h))
+	}
+	widths = fitWidths(widths, floors, 2, t.a.io.cols())
 	var b strings.Builder
 	line := func(cells []string, style func(string) string) {
 		for i, c := range cells {
+			c = fitCell(c, widths[i])
 			b.WriteString(style(c))
 			if i < len(cells)-1 {
 				b.WriteString(strings.Repeat(" ", widths[i]-displayWidth(c)+2))

@@ -37,6 +37,9 @@ type Options struct {
 	// told agent to forget (core/forget's Forgotten.Holds): such a
 	// message is not imported, and is counted in Result.Forgotten.
 	Forgotten func(text string) bool
+	// Progress, when set, is told after each file is staged (done of
+	// total), for a progress line on a terminal.
+	Progress func(done, total int)
 
 	faults faults // none but in tests
 }
@@ -259,6 +262,9 @@ func write(ctx context.Context, db *sql.DB, home string, res *Result, opt Option
 			if err := opt.faults.stage(i); err != nil {
 				return 0, err
 			}
+		}
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(res.Files))
 		}
 	}
 	if d, err := root.Open(staging); err == nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agent/core/printable"
+	"agent/core/when"
 )
 
 // Budget of the jobs lines in the identity section: at most IdentityMax
@@ -112,7 +113,7 @@ func deferredJobs(ctx context.Context, db *sql.DB, now time.Time) ([]string, err
 			return nil, fmt.Errorf("read jobs: %w", err)
 		}
 		if t, err := time.Parse(time.RFC3339, since); err == nil {
-			since = t.UTC().Format("2006-01-02 15:04 MST")
+			since = when.Format(t, now.Location()) // now is in the user's zone
 		}
 		out = append(out, fmt.Sprintf("job %s: every run deferred since %s (Ollama or the model unavailable)", name, since))
 	}

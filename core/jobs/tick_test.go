@@ -477,7 +477,7 @@ func TestDeferredForAnHourShowsAndHistoryIsBounded(t *testing.T) {
 		if i < 60 && !ok {
 			t.Fatalf("after %d minutes deferred: unhealthy already: %s", i, detail)
 		}
-		if i >= 60 && (ok || !strings.Contains(detail, "job brief: every run deferred since 2026-11-24 00:01 UTC (Ollama or the model unavailable)")) {
+		if i >= 60 && (ok || !strings.Contains(detail, "job brief: every run deferred since Tue 2026-11-24 00:01 UTC (Ollama or the model unavailable)")) {
 			t.Fatalf("after %d minutes deferred: %v %q", i, ok, detail)
 		}
 		f.clock.add(time.Minute)
@@ -559,7 +559,7 @@ func TestHealthShowsDisabledAndDeferredTogether(t *testing.T) {
 	if err != nil || ok {
 		t.Fatalf("health %v %q %v", ok, detail, err)
 	}
-	for _, want := range []string{"job idx disabled after 5 failures in a row", "job brief: every run deferred since 2026-11-24 00:07 UTC"} {
+	for _, want := range []string{"job idx disabled after 5 failures in a row", "job brief: every run deferred since Tue 2026-11-24 00:07 UTC"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("detail %q lacks %q", detail, want)
 		}

@@ -281,7 +281,7 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 		if serr := m.opts.Store.putFailed(store, resolved.Name, s.key, StateFailed, msg); serr != nil {
 			m.notify(serr.Error())
 		}
-		m.notify(fmt.Sprintf("integration %s unavailable: %s (log: %s)", resolved.Name, msg, LogPath(m.opts.Home, resolved.Name)))
+		m.notify(fmt.Sprintf("integration %s unavailable: %s (log: %s)", resolved.Name, Said(msg, resolved.Target()), LogPath(m.opts.Home, resolved.Name)))
 		return nil, &maskedError{msg, err}
 	}
 	m.mu.Lock()
@@ -460,8 +460,11 @@ type Status struct {
 	State     string `json:"state"`  // ok, failed, died, unknown, or "not approved"
 	Approved  bool   `json:"approved"`
 	Tools     int    `json:"tools"`
-	LastError string `json:"last_error"`
-	Log       string `json:"log"`
+	LastError string `json:"last_error"` // in the user's terms (Said)
+	// Detail is the last failure's whole error chain, for --verbose and
+	// bug reports; "" when there was none.
+	Detail string `json:"detail"`
+	Log    string `json:"log"`
 }
 
 // StateNotApproved is the state shown for a server the user has not
@@ -476,7 +479,7 @@ func (m *Manager) Statuses() []Status {
 	for _, name := range m.names() {
 		s := m.servers[name]
 		st := Status{Name: name, Type: s.cfg.Kind(), Target: s.cfg.Target(), State: s.state, Approved: s.approved,
-			LastError: s.lastErr, Tools: len(s.tools)}
+			LastError: Said(s.lastErr, s.cfg.Target()), Detail: s.lastErr, Tools: len(s.tools)}
 		if !s.approved && s.badCfg == nil {
 			st.State = StateNotApproved
 		}

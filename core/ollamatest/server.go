@@ -1,6 +1,6 @@
 // Package ollamatest is a fake Ollama server for tests. It speaks the wire
 // protocol of Ollama v0.9.6 (/api/chat streaming NDJSON with tool calls and
-// stream:false, /api/embed, /api/show, /api/tags, /api/version, and Ollama's error
+// stream:false, /api/embed, /api/show, /api/tags, /api/ps, /api/version, and Ollama's error
 // bodies), answers chat requests from a script, and records every chat
 // request so a test can assert exactly what was sent.
 //
@@ -72,7 +72,12 @@ type Server struct {
 	fallback *Reply
 	requests []api.ChatRequest
 	embeds   [][]string // inputs of each /api/embed request
-	closed   bool
+	// loaded are the models in memory, as /api/ps lists them: a model is
+	// loaded by the first chat that reaches it (its hold released) and
+	// unloaded by a request with keep_alive 0, as Ollama's scheduler does.
+	loaded map[string]bool
+	psAsks int // /api/ps requests
+	closed bool
 }
 
 // New starts a fake server with llama3.2 installed and an empty script; it
@@ -186,6 +191,7 @@ func (s *Server) routes() http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"version": Version})
 	})
 	mux.HandleFunc("GET /api/tags", s.tags)
+	mux.HandleFunc("GET /api/ps", s.ps)
 	mux.HandleFunc("POST /api/show", s.show)
 	mux.HandleFunc("POST /api/chat", s.chat)
 	mux.HandleFunc("POST /api/embed", s.embed)
@@ -242,6 +248,41 @@ func details(m Model) api.ModelDetails {
 
 // modifiedAt is when the fake models were "pulled": fixed, so output is stable.
 func modifiedAt() time.Time { return time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC) }
+
+func (s *Server) setLoaded(name string, loaded bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.loaded == nil {
+		s.loaded = map[string]bool{}
+	}
+	s.loaded[name] = loaded
+}
+
+// ps answers /api/ps: the loaded models, in Ollama's shape.
+func (s *Server) ps(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.psAsks++
+	list := api.ProcessResponse{Models: []api.ProcessModelResponse{}}
+	for _, m := range s.models {
+		if !s.loaded[m.Name] {
+			continue
+		}
+		name := model.ParseName(m.Name).DisplayShortest()
+		list.Models = append(list.Models, api.ProcessModelResponse{
+			Name: name, Model: name, Size: 3400000000, Digest: fmt.Sprintf("%064x", len(name)),
+			Details: details(m), ExpiresAt: time.Now().Add(5 * time.Minute), SizeVRAM: 0,
+		})
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, list)
+}
+
+// PSAsks is how many times /api/ps was asked.
+func (s *Server) PSAsks() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.psAsks
+}
 
 func (s *Server) tags(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
@@ -330,6 +371,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(req.Messages) == 0 {
 		// Ollama's "load the model" request.
+		s.setLoaded(m.Name, req.KeepAlive == nil || req.KeepAlive.Duration != 0)
 		writeJSON(w, http.StatusOK, api.ChatResponse{
 			Model: req.Model, CreatedAt: time.Now().UTC(),
 			Message: api.Message{Role: "assistant"}, Done: true, DoneReason: "load",
@@ -353,6 +395,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, reply.Status, reply.Error)
 		return
 	}
+	s.setLoaded(m.Name, req.KeepAlive == nil || req.KeepAlive.Duration != 0)
 	if req.Stream != nil && !*req.Stream {
 		s.whole(w, r, req, reply)
 		return

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"agent/core/when"
 )
 
 // Layouts of an ISO 8601 time: with an offset it is absolute; without one it
@@ -27,6 +29,10 @@ var (
 	clockWords = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\d{1,2}:\d{2}|\b\d{1,2}\s*(am|pm|a\.m\.|p\.m\.)|\bnoon\b|\bmidnight\b|\bin\s+\S+\s+(sec|second|min|minute|hour|hr)s?\b`)
 	})
+	// clockOnly is a time of day with no day named: "9:30", "at 10am", "noon".
+	clockOnly = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(at\s+)?(\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?|noon|midnight)$`)
+	})
 	// fillers may stand around the phrase the parser understood.
 	fillers = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(at|on|by)\b|[\s,.;]`) })
 )
@@ -38,17 +44,37 @@ var (
 // or a time in the past is refused with ErrInvalid, saying what was
 // understood.
 func Parse(s string, now time.Time, loc *time.Location) (time.Time, error) {
+	return parseFrom(s, now, now, loc)
+}
+
+// ParseSnooze reads a snooze's new time for a reminder due at due. A
+// duration ("+1h") or a bare time of day ("9:30", "10am") moves a reminder
+// that is still ahead from its own due time, keeping its date: +1h on
+// tomorrow's 08:00 is tomorrow 09:00, not an hour from now. Anything naming
+// a day ("tomorrow 9:00", "fri 18:00", an ISO time) is as in Parse, and so
+// is every form for a reminder already due, which is snoozed from now.
+func ParseSnooze(s string, now, due time.Time, loc *time.Location) (time.Time, error) {
+	base := now
+	if t := strings.TrimSpace(s); due.After(now) && (strings.HasPrefix(t, "+") || clockOnly().MatchString(t)) {
+		base = due
+	}
+	return parseFrom(s, base, now, loc)
+}
+
+// parseFrom reads s relative to base ("+2h" after it, "9:00" on its day),
+// refusing a time before now.
+func parseFrom(s string, base, now time.Time, loc *time.Location) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	now = now.In(loc)
+	now, base = now.In(loc), base.In(loc)
 	if s == "" {
 		return time.Time{}, invalidf("empty time: say when, e.g. --at \"tomorrow 9:00\", --at +2h or --at 2026-12-04T18:00")
 	}
-	t, err := parseExact(s, now, loc)
+	t, err := parseExact(s, base, loc)
 	if err != nil {
 		return time.Time{}, err
 	}
 	if t.IsZero() {
-		if t, err = parseNatural(s, now); err != nil {
+		if t, err = parseNatural(s, base); err != nil {
 			return time.Time{}, err
 		}
 	}
@@ -107,11 +133,9 @@ func parseNatural(s string, now time.Time) (time.Time, error) {
 	return res.Time, nil
 }
 
-// Format is how a due time is shown to people: weekday, date, clock and zone
-// abbreviation, in loc.
-func Format(t time.Time, loc *time.Location) string {
-	return t.In(loc).Format("Mon 2006-01-02 15:04 MST")
-}
+// Format is how a due time is shown to people: when.Format, the one shape
+// of every human-facing time.
+func Format(t time.Time, loc *time.Location) string { return when.Format(t, loc) }
 
 // ParseISO reads the ISO 8601 time with an offset that the model's
 // reminder_add tool takes; it must not be in the past.

@@ -94,3 +94,41 @@ func TestParseISO(t *testing.T) {
 		}
 	}
 }
+
+// A snooze keeps a reminder's date unless told otherwise: "+1h" or "9:30"
+// on a reminder still ahead counts from its due time (`reminders snooze 13
+// +1h` once moved tomorrow's 08:00 to today 09:02); a day named, or a
+// reminder already due, counts from now.
+func TestSnoozeKeepsTheRemindersDate(t *testing.T) {
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no tzdata:", err)
+	}
+	now := time.Date(2026, 11, 27, 8, 2, 0, 0, loc)
+	tomorrow8 := time.Date(2026, 11, 28, 8, 0, 0, 0, loc)
+	overdue := time.Date(2026, 11, 27, 7, 0, 0, 0, loc)
+	for _, c := range []struct {
+		when string
+		due  time.Time
+		want time.Time
+	}{
+		{"+1h", tomorrow8, time.Date(2026, 11, 28, 9, 0, 0, 0, loc)},
+		{"+1d", tomorrow8, time.Date(2026, 11, 29, 8, 0, 0, 0, loc)},
+		{"9:30", tomorrow8, time.Date(2026, 11, 28, 9, 30, 0, 0, loc)},
+		{"tomorrow 18:00", tomorrow8, time.Date(2026, 11, 28, 18, 0, 0, 0, loc)},
+		{"2026-12-01T10:00", tomorrow8, time.Date(2026, 12, 1, 10, 0, 0, 0, loc)},
+		{"+1h", overdue, now.Add(time.Hour)},
+	} {
+		got, err := ParseSnooze(c.when, now, c.due, loc)
+		if err != nil {
+			t.Errorf("snooze %q (due %s): %v", c.when, c.due, err)
+			continue
+		}
+		if !got.Equal(c.want) {
+			t.Errorf("snooze %q (due %s) = %s, want %s", c.when, c.due, got, c.want)
+		}
+	}
+	if _, err := ParseSnooze("yesterday 9:00", now, tomorrow8, loc); err == nil {
+		t.Error("a snooze into the past was taken")
+	}
+}

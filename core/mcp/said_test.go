@@ -1,0 +1,53 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// A server that cannot start is said in the user's terms, from the real
+// failures (so a change of the wording they are read from fails here); the
+// whole chain stays in Detail, for --verbose and bug reports.
+func TestFailuresSaidInTheUsersTerms(t *testing.T) {
+	f := newFixture(t, map[string]Server{
+		"gone":    {Command: "/nonexistent/server"},
+		"nopath":  {Command: "no-such-command-here"},
+		"refused": {Type: TypeHTTP, URL: "http://127.0.0.1:1/mcp"},
+		"broken":  stdioServer("MCPTEST_FAIL=the-token-is-wrong"),
+	})
+	m := f.open(t, Options{})
+	m.Probe(context.Background())
+	want := map[string]string{
+		"gone":    "cannot start /nonexistent/server: no such file",
+		"nopath":  "cannot start no-such-command-here: no such command in PATH",
+		"refused": "the server at http://127.0.0.1:1/mcp refused the connection",
+		"broken":  "it stopped before it answered; its stderr ends: mcptest: starting | mcptest: the-token-is-wrong",
+	}
+	for _, s := range m.Statuses() {
+		if s.LastError != want[s.Name] {
+			t.Errorf("%s: said %q, want %q", s.Name, s.LastError, want[s.Name])
+		}
+		for _, inner := range []string{"fork/exec", "rejected by transport", "calling", "exec:"} {
+			if strings.Contains(s.LastError, inner) {
+				t.Errorf("%s: the inner chain (%q) reached the user: %q", s.Name, inner, s.LastError)
+			}
+		}
+		if s.Detail == "" || s.Detail == s.LastError {
+			t.Errorf("%s: the whole chain is not kept in Detail: %q", s.Name, s.Detail)
+		}
+	}
+	if n := f.notes.String(); strings.Contains(n, "fork/exec") || strings.Contains(n, "rejected by transport") {
+		t.Errorf("a note to the user holds the inner chain: %q", n)
+	}
+}
+
+func TestSaidKeepsWhatItDoesNotKnow(t *testing.T) {
+	raw := "failed to start: something new went wrong"
+	if got := Said(raw, "x"); got != raw {
+		t.Errorf("Said(%q) = %q, want it unchanged", raw, got)
+	}
+	if got := Said("", "x"); got != "" {
+		t.Errorf("Said of no failure = %q", got)
+	}
+}
