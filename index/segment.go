@@ -51,7 +51,17 @@ func classOf(r rune) segClass {
 		return segHangul
 	case r >= 0x3041 && r <= 0x3096, r >= 0x30A1 && r <= 0x30FA, r >= 0x30FC && r <= 0x30FF: // kana letters, ー
 		return segCJ
+	case r >= 0x3000 && r <= 0x3004, r >= 0x3008 && r <= 0x3020, r >= 0xFF00 && r <= 0xFF65:
+		// CJK punctuation (、。「」【】〜) and full-width forms (，！？（）):
+		// none is a letter of a run, and every line of CJK text has some
+		return segNone
 	}
+	return classByTable(r)
+}
+
+// classByTable is classOf for a character at least U+0E00, by the Unicode
+// tables: what classOf's blocks above stand in for (TestClassOfBlocks).
+func classByTable(r rune) segClass {
 	switch {
 	case r <= 0x0EFF:
 		if r <= 0x0E7F {
@@ -107,17 +117,29 @@ func tokenForm(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) * 2)
-	inRun := false
+	inRun := false // the character before i is part of a run
+	done := 0      // s[:done] is written
 	for i := 0; i < len(s); {
+		if s[i] < 0xE0 { // not a run's character (hasSegmented): the common case, a byte at a time
+			if inRun {
+				b.WriteString(s[done:i])
+				b.WriteByte(' ')
+				done, inRun = i, false
+			}
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		seg := classOf(r) != segNone
 		if seg || inRun {
+			b.WriteString(s[done:i])
 			b.WriteByte(' ')
+			done = i
 		}
-		b.WriteString(s[i : i+n])
 		inRun = seg
 		i += n
 	}
+	b.WriteString(s[done:])
 	if inRun {
 		b.WriteByte(' ')
 	}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -16,9 +17,24 @@ func TestTokenForm(t *testing.T) {
 		{"步2 重跑gen-itgc后50条", " 步 2  重 跑 gen-itgc 后 50 条 "},
 		{"今日は、しりとり", " 今 日 は 、 し り と り "},
 		{"끝말잇기를 했다", " 끝 말 잇 기 를   했 다 "},
+		{"café后é", "café 后 é"},
+		{"x\xff\xe4后\xe4\xb8", "x\xff\xe4 后 \xe4\xb8"},
+		{"ตลาดน้ำ", " ต ล า ด น ้ ำ "},
 	} {
 		if got := tokenForm(c.in); got != c.want {
 			t.Errorf("tokenForm(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// classOf's blocks read without tables (CJK ideographs, Hangul syllables,
+// kana, CJK punctuation and full-width forms) class every character as the
+// Unicode tables do: a character classed otherwise would change what is
+// indexed.
+func TestClassOfBlocks(t *testing.T) {
+	for r := rune(0x0E00); r <= unicode.MaxRune; r++ {
+		if got, want := classOf(r), classByTable(r); got != want {
+			t.Fatalf("classOf(%U) = %d, the tables say %d", r, got, want)
 		}
 	}
 }
