@@ -195,11 +195,17 @@ func splitWord(w string) []string {
 			run = append(run, r)
 			j += n
 		}
-		if len(run) == 1 {
-			out = append(out, string(run))
+		parts := [][]rune{run}
+		if c == segCJ {
+			parts = cjParts(run)
 		}
-		for k := 0; k+1 < len(run); k++ {
-			out = append(out, string(run[k:k+2]))
+		for _, part := range parts {
+			if len(part) == 1 {
+				out = append(out, string(part))
+			}
+			for k := 0; k+1 < len(part); k++ {
+				out = append(out, string(part[k:k+2]))
+			}
 		}
 		i = j
 	}
@@ -243,4 +249,65 @@ func rawForm(q string) string {
 		i = j
 	}
 	return b.String()
+}
+
+// cjParts cuts a Chinese or Japanese run of a query where a word surely
+// ends, so no bigram joins the end of one word to the start of the next
+// (属性有哪些类型: 性有, 些类; Evernoteからノートを: らノ, トを), bigrams that
+// match other words' meetings in unrelated notes and, in a long question,
+// outnumber the words asked about. Cut out are the Chinese question and
+// function words a native reader leaves no weight on (zhFunction: 哪些,
+// 如何, 吗, as English drops "which", "how"); cut between are katakana and
+// the characters around them (katakana words take no endings) and
+// hiragana followed by kanji (a particle or an ending, then a new word).
+// Kanji followed by hiragana stay joined: 読み, 使う are a word and its
+// ending. Only the query is cut: the index holds every character, so this
+// needs no reindex.
+func cjParts(run []rune) [][]rune {
+	var parts [][]rune
+	start := 0
+	for i := 0; i < len(run); {
+		if n := zhFunctionAt(run[i:]); n > 0 {
+			if i > start {
+				parts = append(parts, run[start:i])
+			}
+			i += n
+			start = i
+			continue
+		}
+		if i > start && (isKatakana(run[i-1]) != isKatakana(run[i]) || isHiragana(run[i-1]) && !isHiragana(run[i])) {
+			parts = append(parts, run[start:i])
+			start = i
+		}
+		i++
+	}
+	if start < len(run) {
+		parts = append(parts, run[start:])
+	}
+	return parts
+}
+
+// zhFunctionAt is the length in characters of the Chinese question or
+// function word r starts with, 0 when none: words that ask (什么, 哪些,
+// 如何, 怎么, 吗) rather than name what is asked about.
+func zhFunctionAt(r []rune) int {
+	for _, w := range zhFunction {
+		if len(r) >= len(w) && string(r[:len(w)]) == string(w) {
+			return len(w)
+		}
+	}
+	return 0
+}
+
+// zhFunction is longest first, so 有哪些 is cut before 哪些.
+var zhFunction = [][]rune{
+	[]rune("有哪些"), []rune("有什么"), []rune("为什么"), []rune("是什么"), []rune("是否"),
+	[]rune("什么"), []rune("哪些"), []rune("哪个"), []rune("哪里"), []rune("怎么"), []rune("怎样"),
+	[]rune("如何"), []rune("吗"), []rune("呢"),
+}
+
+func isHiragana(r rune) bool { return r >= 0x3041 && r <= 0x309F }
+
+func isKatakana(r rune) bool {
+	return r >= 0x30A1 && r <= 0x30FF || r >= 0xFF66 && r <= 0xFF9F || r >= 0x31F0 && r <= 0x31FF
 }

@@ -49,6 +49,14 @@ func TestQueryTermsSplitRuns(t *testing.T) {
 		{"gen-itgc后", []string{"gen", "itgc", "后"}},
 		{"中", []string{"中"}},
 		{"끝말잇기", []string{"끝말", "말잇", "잇기"}},
+		// A question word is cut out, not joined to the words around it.
+		{"属性有哪些类型", []string{"属性", "类型"}},
+		{"如何创建标注", []string{"创建", "建标", "标注"}},
+		// Japanese: katakana words stand apart, particles and endings
+		// (one or two hiragana) are dropped, a kanji keeps its ending.
+		{"Evernoteからノートをインポートする", []string{"evernote", "ノー", "ート", "イン", "ンポ", "ポー"}},
+		{"読み込む", []string{"読み", "込む"}},
+		{"しりとり", []string{"しり", "りと", "とり"}}, // hiragana alone: kept
 	} {
 		if got := queryTerms(c.in); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("queryTerms(%q) = %q, want %q", c.in, got, c.want)
@@ -62,6 +70,33 @@ func TestQueryTermsSplitRuns(t *testing.T) {
 // The cases of issue 34: a word inside a longer run of CJK, Hangul or Thai,
 // and Latin letters glued to one, are found, ranked, with snippets cut at
 // whole characters.
+// The words of a Chinese or Japanese question outrank its question words
+// and the bigrams joining one word to the next: in a long question those
+// outnumbered the words asked about, and a note that shared them (哪些类型
+// in a heading, からノートをインポートする of a neighbouring page) came first.
+func TestQuestionWordsDoNotOutrankTheSubject(t *testing.T) {
+	home := workspace(t, map[string]string{
+		"logs/sync-faq.md":   "# 同步常见问题\n\n## 哪些类型的数据会被同步？\n\n笔记和附件都会同步。有哪些风险？加密有哪些选择？\n",
+		"logs/properties.md": "# 属性\n\n## 属性类型\n\n属性可以是文本、列表、数字或日期。每个属性只有一种类型。\n",
+		"logs/onenote.md":    "# OneNote\n\n## OneNoteからノートをインポートする\n\nOneNoteからノートをインポートするには、インポーターを使います。ノートをインポートしたら確認します。\n",
+		"logs/evernote.md":   "# Evernote\n\n## Evernoteのデータをインポートする\n\nEvernoteのノートブックをエクスポートして、インポーターで読み込みます。\n",
+		"logs/graph.md":      "# 关系图谱\n\n## 筛选\n\n关系图谱可以按标签和文件夹筛选笔记。\n",
+		"logs/canvas.md":     "# キャンバス\n\n## カード\n\nキャンバスでカードをつなぐと、ノートの関係が見えます。\n",
+		"logs/daily.md":      "# デイリーノート\n\n## テンプレート\n\nデイリーノートにテンプレートを使うことができます。\n",
+		"logs/hotkeys.md":    "# 快捷键\n\n## 修改\n\n在设置中修改快捷键，冲突的快捷键显示为红色。\n",
+	})
+	ix, _ := open(t, home)
+	reindex(t, ix, false)
+	for _, c := range []struct{ q, path string }{
+		{"属性有哪些类型", "logs/properties.md"},
+		{"Evernoteからノートをインポートする", "logs/evernote.md"},
+	} {
+		if hits := search(t, ix, c.q, SearchOptions{}); len(hits) == 0 || hits[0].Path != c.path {
+			t.Errorf("%q: hits %v, want %s first", c.q, paths(hits), c.path)
+		}
+	}
+}
+
 func TestSearchFindsWordsInsideRuns(t *testing.T) {
 	home := workspace(t, map[string]string{
 		"logs/2026-05-01.md": "# 2026-05-01\n\n## 进度\n\n步2 重跑gen-itgc后50条悬空引用清零\n",
