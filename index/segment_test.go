@@ -39,6 +39,19 @@ func TestClassOfBlocks(t *testing.T) {
 	}
 }
 
+// decodeRune decodes as the standard decoder does, ill-formed text too.
+func TestDecodeRune(t *testing.T) {
+	for _, s := range []string{"中", "ก", "한", "\uFF01", "\uE000", "\xe0\x80\x80", "\xed\xa0\x80", "\xe4\xb8", "\xe4\x28\xad", "a中", "\xef\xbf\xbf"} {
+		for i := range len(s) {
+			r, n := decodeRune(s, i)
+			wr, wn := utf8.DecodeRuneInString(s[i:])
+			if r != wr || n != wn {
+				t.Errorf("decodeRune(%q, %d) = %U, %d; want %U, %d", s, i, r, n, wr, wn)
+			}
+		}
+	}
+}
+
 func TestQueryTermsSplitRuns(t *testing.T) {
 	for _, c := range []struct {
 		in   string
