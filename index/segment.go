@@ -32,8 +32,9 @@ const (
 	segMyanmar
 )
 
-// ftsFormFunc is the SQL function the index writes and deletes FTS rows
-// with (sql.go): the token form of a column.
+// ftsFormFunc is the SQL function the index deletes FTS rows with (sql.go:
+// FTS5 must be handed the values it indexed): the token form of a column.
+// The writer makes the forms it inserts itself (writer.go).
 const ftsFormFunc = "fts_form"
 
 // classOf returns the run kind of r; segNone for every letter of the

@@ -21,7 +21,7 @@ type writer struct {
 	pendingFirst int64
 	pendingBytes int
 	segmented    []byte // JSON array of the pending chunks' ids that have a token form of their own
-	forms        []any  // those chunks' id, heading form and text form, in threes
+	forms        []any  // those chunks' id, heading form and text form, in threes (made by the readers: result.forms)
 	doomed       []byte // JSON array of [first, last] id ranges to unindex
 
 	chunks *bulk // rows for chunks
@@ -107,13 +107,15 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 	var first, last any
 	if len(r.chunks) > 0 {
 		first, last = w.nextChunk, w.nextChunk+int64(len(r.chunks))-1
-		for _, c := range r.chunks {
+		forms := r.forms
+		for i, c := range r.chunks {
 			if err := w.chunks.add(ctx, w.nextChunk, id, c.StartLine, c.EndLine, c.Heading, c.Date, c.Text); err != nil {
 				return err
 			}
-			if hasSegmented(c.Heading) || hasSegmented(c.Text) {
+			if len(forms) > 0 && forms[0].chunk == i {
 				w.segmented = appendID(w.segmented, w.nextChunk)
-				w.forms = append(w.forms, w.nextChunk, tokenForm(c.Heading), tokenForm(c.Text))
+				w.forms = append(w.forms, w.nextChunk, forms[0].heading, forms[0].text)
+				forms = forms[1:]
 			}
 			w.nextChunk++
 			w.pendingBytes += len(c.Text)
