@@ -27,13 +27,14 @@ func queryTerms(text string) []string {
 	var all, kept []string
 	seen := map[string]bool{}
 	for _, word := range words {
-		for _, w := range splitWord(word) { // CJK runs become bigrams (segment.go)
+		split, function := splitWord(word) // CJK runs become bigrams (segment.go)
+		for i, w := range split {
 			if seen[w] {
 				continue
 			}
 			seen[w] = true
 			all = append(all, w)
-			if !stopword(w) {
+			if !function[i] && !stopword(w) {
 				kept = append(kept, w)
 			}
 		}
@@ -56,27 +57,10 @@ func isTokenRune(r rune) bool {
 // function words, question words and the pieces contractions split into. A
 // single letter is one too, but a single digit is not ("room 5").
 func stopword(w string) bool {
-	if kanaFunction(w) {
-		return true
-	}
 	if len(w) == 1 {
 		return w[0] < '0' || w[0] > '9'
 	}
 	return isStopword(w)
-}
-
-// kanaFunction reports a term of one or two hiragana: in a Japanese
-// question, the particles and endings around its words (を, の, から,
-// する, ます); a question written in hiragana alone keeps them (queryTerms).
-func kanaFunction(w string) bool {
-	n := 0
-	for _, r := range w {
-		if !isHiragana(r) {
-			return false
-		}
-		n++
-	}
-	return n > 0 && n <= 2
 }
 
 // isStopword is a switch rather than a map so the list costs nothing at

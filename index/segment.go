@@ -179,12 +179,16 @@ func spaced(run string) string {
 // searched for: its parts outside any run as they are, each run of two or
 // more characters as its overlapping bigrams (each searched as a phrase of
 // two characters, so a word is found inside a longer run), a one-character
-// run as that character.
-func splitWord(w string) []string {
+// run as that character. function[i] marks a term of a Japanese particle
+// or ending (kanaFunction), dropped as a stopword is.
+func splitWord(w string) (terms []string, function []bool) {
 	if !hasSegmented(w) {
-		return []string{w}
+		return []string{w}, []bool{false}
 	}
-	var out []string
+	add := func(t string, f bool) {
+		terms = append(terms, t)
+		function = append(function, f)
+	}
 	var run []rune
 	for i := 0; i < len(w); {
 		r, n := utf8.DecodeRuneInString(w[i:])
@@ -198,7 +202,7 @@ func splitWord(w string) []string {
 				}
 				j += n
 			}
-			out = append(out, w[i:j])
+			add(w[i:j], false)
 			i = j
 			continue
 		}
@@ -215,17 +219,37 @@ func splitWord(w string) []string {
 		if c == segCJ {
 			parts = cjParts(run)
 		}
-		for _, part := range parts {
+		for pi, part := range parts {
 			if len(part) == 1 {
-				out = append(out, string(part))
+				add(string(part), isHiragana(part[0]))
 			}
 			for k := 0; k+1 < len(part); k++ {
-				out = append(out, string(part[k:k+2]))
+				add(string(part[k:k+2]), kanaFunction(part, pi == 0, k))
 			}
 		}
 		i = j
 	}
-	return out
+	return terms, function
+}
+
+// kanaFunction reports whether the bigram at k of a part of a Japanese
+// run is a particle or an ending rather than part of a word: two
+// hiragana (を, から, する, ます, ている), unless the part is hiragana alone,
+// three characters or more, at the start of the run — a word written in
+// hiragana (しりとり, おにぎり), not an ending to what came before.
+func kanaFunction(part []rune, first bool, k int) bool {
+	if !isHiragana(part[k]) || !isHiragana(part[k+1]) {
+		return false
+	}
+	if !first || len(part) < 3 {
+		return true
+	}
+	for _, r := range part {
+		if !isHiragana(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // rawForm rewrites the runs in an expert's FTS5 query as the index holds

@@ -70,6 +70,9 @@ func TestQueryTermsSplitRuns(t *testing.T) {
 		{"Evernoteからノートをインポートする", []string{"evernote", "ノー", "ート", "イン", "ンポ", "ポー"}},
 		{"読み込む", []string{"読み", "込む"}},
 		{"しりとり", []string{"しり", "りと", "とり"}}, // hiragana alone: kept
+		// A word in hiragana opening the run is a word, not an ending.
+		{"しりとりの日", []string{"しり", "りと", "とり", "りの", "日"}},
+		{"暗号化されていますか", []string{"暗号", "号化", "化さ"}},
 	} {
 		if got := queryTerms(c.in); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("queryTerms(%q) = %q, want %q", c.in, got, c.want)
