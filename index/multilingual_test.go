@@ -216,13 +216,11 @@ func TestObsidianHelpRecall(t *testing.T) {
 		ix.Close()
 	}
 	fmt.Printf("Obsidian help vault (%s): %d questions, top-3 en %d, zh %d, ja %d\n", dir, len(qs), top3[0], top3[1], top3[2])
-	// Issue 34's target is one question behind English at most; these
-	// questions measured en 21, zh 19, ja 19 (docs/decisions-cjk.md: one
-	// of the Chinese misses asks for 印象笔记, which the vault calls
-	// Evernote). The test holds what was measured, not the target.
+	// Issue 34's target: Chinese and Japanese each within one question of
+	// English (measured en 21, zh 20, ja 20; docs/decisions-cjk.md).
 	for i, l := range []string{"zh", "ja"} {
-		if top3[i+1] < top3[0]-2 {
-			t.Errorf("%s: %d in the top 3, English %d: more than two behind", l, top3[i+1], top3[0])
+		if top3[i+1] < top3[0]-1 {
+			t.Errorf("%s: %d in the top 3, English %d: more than one behind", l, top3[i+1], top3[0])
 		}
 	}
 }

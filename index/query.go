@@ -27,13 +27,14 @@ func queryTerms(text string) []string {
 	var all, kept []string
 	seen := map[string]bool{}
 	for _, word := range words {
-		for _, w := range splitWord(word) { // CJK runs become bigrams (segment.go)
+		split, function := splitWord(word) // CJK runs become bigrams (segment.go)
+		for i, w := range split {
 			if seen[w] {
 				continue
 			}
 			seen[w] = true
 			all = append(all, w)
-			if !stopword(w) {
+			if !function[i] && !stopword(w) {
 				kept = append(kept, w)
 			}
 		}

@@ -425,6 +425,9 @@ func (ix *Index) keptNotes(ctx context.Context, ents []entry) ([]keptNote, error
 			return nil, fmt.Errorf("reindex: keep %s: %w", prefix, err)
 		}
 	}
+	for i := range out {
+		out[i].r.forms = formsOf(out[i].r.chunks)
+	}
 	return out, nil
 }
 
@@ -563,6 +566,27 @@ type result struct {
 	err     error              // could not be read: recorded as a problem, retried by every update
 	same    bool               // content unchanged since indexed: only the stat moved
 	chunks  []memory.Chunk
+	// forms are the chunks' token forms where they differ from the chunk
+	// (a run to split, segment.go), made by the reader on its core rather
+	// than by the single writer; nil when no chunk has one.
+	forms []chunkForm
+}
+
+// chunkForm is what the FTS table indexes for a chunk of r.chunks.
+type chunkForm struct {
+	chunk         int // its index in chunks
+	heading, text string
+}
+
+// formsOf returns the token forms of the chunks that hold a run.
+func formsOf(chunks []memory.Chunk) []chunkForm {
+	var out []chunkForm
+	for i, c := range chunks {
+		if h, t := tokenForm(c.Heading), tokenForm(c.Text); len(h) != len(c.Heading) || len(t) != len(c.Text) {
+			out = append(out, chunkForm{i, h, t}) // a form is longer than its text when it differs
+		}
+	}
+	return out
 }
 
 // process reads and chunks files on every core and hands them, in path
@@ -719,7 +743,7 @@ func (ix *Index) read(j *job, buf *[]byte) result {
 	if err != nil {
 		return result{hash: h[:], problem: err.Error()}
 	}
-	r.hash, r.chunks = h[:], chunks
+	r.hash, r.chunks, r.forms = h[:], chunks, formsOf(chunks)
 	return r
 }
 

@@ -32,8 +32,9 @@ const (
 	segMyanmar
 )
 
-// ftsFormFunc is the SQL function the index writes and deletes FTS rows
-// with (sql.go): the token form of a column.
+// ftsFormFunc is the SQL function the index deletes FTS rows with (sql.go:
+// FTS5 must be handed the values it indexed): the token form of a column.
+// The writer makes the forms it inserts itself (writer.go).
 const ftsFormFunc = "fts_form"
 
 // classOf returns the run kind of r; segNone for every letter of the
@@ -51,7 +52,19 @@ func classOf(r rune) segClass {
 		return segHangul
 	case r >= 0x3041 && r <= 0x3096, r >= 0x30A1 && r <= 0x30FA, r >= 0x30FC && r <= 0x30FF: // kana letters, ー
 		return segCJ
+	case r >= 0x0E01 && r <= 0x0E2E, r >= 0x0E30 && r <= 0x0E3A, r >= 0x0E40 && r <= 0x0E4E: // Thai letters and marks
+		return segThai
+	case r >= 0x3000 && r <= 0x3004, r >= 0x3008 && r <= 0x3020, r >= 0xFF00 && r <= 0xFF65:
+		// CJK punctuation (、。「」【】〜) and full-width forms (，！？（）):
+		// none is a letter of a run, and every line of CJK text has some
+		return segNone
 	}
+	return classByTable(r)
+}
+
+// classByTable is classOf for a character at least U+0E00, by the Unicode
+// tables: what classOf's blocks above stand in for (TestClassOfBlocks).
+func classByTable(r rune) segClass {
 	switch {
 	case r <= 0x0EFF:
 		if r <= 0x0E7F {
@@ -89,12 +102,25 @@ func hasSegmented(s string) bool {
 		if s[i] < 0xE0 {
 			continue
 		}
-		r, _ := utf8.DecodeRuneInString(s[i:])
-		if classOf(r) != segNone {
+		if r, _ := decodeRune(s, i); classOf(r) != segNone {
 			return true
 		}
 	}
 	return false
+}
+
+// decodeRune is utf8.DecodeRuneInString(s[i:]) with a well-formed
+// three-byte character, every character of a run but a few, decoded in
+// line: the decoder's call for it was a tenth of tokenForm's time.
+func decodeRune(s string, i int) (rune, int) {
+	if i+2 < len(s) {
+		c0, c1, c2 := s[i], s[i+1], s[i+2]
+		if c0&0xF0 == 0xE0 && c1&0xC0 == 0x80 && c2&0xC0 == 0x80 &&
+			(c0 != 0xE0 || c1 >= 0xA0) && (c0 != 0xED || c1 < 0xA0) { // not overlong, not a surrogate
+			return rune(c0&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(c2&0x3F), 3
+		}
+	}
+	return utf8.DecodeRuneInString(s[i:])
 }
 
 // tokenForm is what the FTS table indexes for s: s itself when it holds no
@@ -107,17 +133,29 @@ func tokenForm(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) * 2)
-	inRun := false
+	inRun := false // the character before i is part of a run
+	done := 0      // s[:done] is written
 	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
+		if s[i] < 0xE0 { // not a run's character (hasSegmented): the common case, a byte at a time
+			if inRun {
+				b.WriteString(s[done:i])
+				b.WriteByte(' ')
+				done, inRun = i, false
+			}
+			i++
+			continue
+		}
+		r, n := decodeRune(s, i)
 		seg := classOf(r) != segNone
 		if seg || inRun {
+			b.WriteString(s[done:i])
 			b.WriteByte(' ')
+			done = i
 		}
-		b.WriteString(s[i : i+n])
 		inRun = seg
 		i += n
 	}
+	b.WriteString(s[done:])
 	if inRun {
 		b.WriteByte(' ')
 	}
@@ -141,12 +179,16 @@ func spaced(run string) string {
 // searched for: its parts outside any run as they are, each run of two or
 // more characters as its overlapping bigrams (each searched as a phrase of
 // two characters, so a word is found inside a longer run), a one-character
-// run as that character.
-func splitWord(w string) []string {
+// run as that character. function[i] marks a term of a Japanese particle
+// or ending (kanaFunction), dropped as a stopword is.
+func splitWord(w string) (terms []string, function []bool) {
 	if !hasSegmented(w) {
-		return []string{w}
+		return []string{w}, []bool{false}
 	}
-	var out []string
+	add := func(t string, f bool) {
+		terms = append(terms, t)
+		function = append(function, f)
+	}
 	var run []rune
 	for i := 0; i < len(w); {
 		r, n := utf8.DecodeRuneInString(w[i:])
@@ -160,7 +202,7 @@ func splitWord(w string) []string {
 				}
 				j += n
 			}
-			out = append(out, w[i:j])
+			add(w[i:j], false)
 			i = j
 			continue
 		}
@@ -173,15 +215,41 @@ func splitWord(w string) []string {
 			run = append(run, r)
 			j += n
 		}
-		if len(run) == 1 {
-			out = append(out, string(run))
+		parts := [][]rune{run}
+		if c == segCJ {
+			parts = cjParts(run)
 		}
-		for k := 0; k+1 < len(run); k++ {
-			out = append(out, string(run[k:k+2]))
+		for pi, part := range parts {
+			if len(part) == 1 {
+				add(string(part), isHiragana(part[0]))
+			}
+			for k := 0; k+1 < len(part); k++ {
+				add(string(part[k:k+2]), kanaFunction(part, pi == 0, k))
+			}
 		}
 		i = j
 	}
-	return out
+	return terms, function
+}
+
+// kanaFunction reports whether the bigram at k of a part of a Japanese
+// run is a particle or an ending rather than part of a word: two
+// hiragana (を, から, する, ます, ている), unless the part is hiragana alone,
+// three characters or more, at the start of the run — a word written in
+// hiragana (しりとり, おにぎり), not an ending to what came before.
+func kanaFunction(part []rune, first bool, k int) bool {
+	if !isHiragana(part[k]) || !isHiragana(part[k+1]) {
+		return false
+	}
+	if !first || len(part) < 3 {
+		return true
+	}
+	for _, r := range part {
+		if !isHiragana(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // rawForm rewrites the runs in an expert's FTS5 query as the index holds
@@ -221,4 +289,65 @@ func rawForm(q string) string {
 		i = j
 	}
 	return b.String()
+}
+
+// cjParts cuts a Chinese or Japanese run of a query where a word surely
+// ends, so no bigram joins the end of one word to the start of the next
+// (属性有哪些类型: 性有, 些类; Evernoteからノートを: らノ, トを), bigrams that
+// match other words' meetings in unrelated notes and, in a long question,
+// outnumber the words asked about. Cut out are the Chinese question and
+// function words a native reader leaves no weight on (zhFunction: 哪些,
+// 如何, 吗, as English drops "which", "how"); cut between are katakana and
+// the characters around them (katakana words take no endings) and
+// hiragana followed by kanji (a particle or an ending, then a new word).
+// Kanji followed by hiragana stay joined: 読み, 使う are a word and its
+// ending. Only the query is cut: the index holds every character, so this
+// needs no reindex.
+func cjParts(run []rune) [][]rune {
+	var parts [][]rune
+	start := 0
+	for i := 0; i < len(run); {
+		if n := zhFunctionAt(run[i:]); n > 0 {
+			if i > start {
+				parts = append(parts, run[start:i])
+			}
+			i += n
+			start = i
+			continue
+		}
+		if i > start && (isKatakana(run[i-1]) != isKatakana(run[i]) || isHiragana(run[i-1]) && !isHiragana(run[i])) {
+			parts = append(parts, run[start:i])
+			start = i
+		}
+		i++
+	}
+	if start < len(run) {
+		parts = append(parts, run[start:])
+	}
+	return parts
+}
+
+// zhFunctionAt is the length in characters of the Chinese question or
+// function word r starts with, 0 when none: words that ask (什么, 哪些,
+// 如何, 怎么, 吗) rather than name what is asked about.
+func zhFunctionAt(r []rune) int {
+	for _, w := range zhFunction {
+		if len(r) >= len(w) && string(r[:len(w)]) == string(w) {
+			return len(w)
+		}
+	}
+	return 0
+}
+
+// zhFunction is longest first, so 有哪些 is cut before 哪些.
+var zhFunction = [][]rune{
+	[]rune("有哪些"), []rune("有什么"), []rune("为什么"), []rune("是什么"), []rune("是否"),
+	[]rune("什么"), []rune("哪些"), []rune("哪个"), []rune("哪里"), []rune("怎么"), []rune("怎样"),
+	[]rune("如何"), []rune("吗"), []rune("呢"),
+}
+
+func isHiragana(r rune) bool { return r >= 0x3041 && r <= 0x309F }
+
+func isKatakana(r rune) bool {
+	return r >= 0x30A1 && r <= 0x30FF || r >= 0xFF66 && r <= 0xFF9F || r >= 0x31F0 && r <= 0x31FF
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -16,9 +17,37 @@ func TestTokenForm(t *testing.T) {
 		{"步2 重跑gen-itgc后50条", " 步 2  重 跑 gen-itgc 后 50 条 "},
 		{"今日は、しりとり", " 今 日 は 、 し り と り "},
 		{"끝말잇기를 했다", " 끝 말 잇 기 를   했 다 "},
+		{"café后é", "café 后 é"},
+		{"x\xff\xe4后\xe4\xb8", "x\xff\xe4 后 \xe4\xb8"},
+		{"ตลาดน้ำ", " ต ล า ด น ้ ำ "},
 	} {
 		if got := tokenForm(c.in); got != c.want {
 			t.Errorf("tokenForm(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// classOf's blocks read without tables (CJK ideographs, Hangul syllables,
+// kana, CJK punctuation and full-width forms) class every character as the
+// Unicode tables do: a character classed otherwise would change what is
+// indexed.
+func TestClassOfBlocks(t *testing.T) {
+	for r := rune(0x0E00); r <= unicode.MaxRune; r++ {
+		if got, want := classOf(r), classByTable(r); got != want {
+			t.Fatalf("classOf(%U) = %d, the tables say %d", r, got, want)
+		}
+	}
+}
+
+// decodeRune decodes as the standard decoder does, ill-formed text too.
+func TestDecodeRune(t *testing.T) {
+	for _, s := range []string{"中", "ก", "한", "\uFF01", "\uE000", "\xe0\x80\x80", "\xed\xa0\x80", "\xe4\xb8", "\xe4\x28\xad", "a中", "\xef\xbf\xbf"} {
+		for i := range len(s) {
+			r, n := decodeRune(s, i)
+			wr, wn := utf8.DecodeRuneInString(s[i:])
+			if r != wr || n != wn {
+				t.Errorf("decodeRune(%q, %d) = %U, %d; want %U, %d", s, i, r, n, wr, wn)
+			}
 		}
 	}
 }
@@ -33,6 +62,17 @@ func TestQueryTermsSplitRuns(t *testing.T) {
 		{"gen-itgc后", []string{"gen", "itgc", "后"}},
 		{"中", []string{"中"}},
 		{"끝말잇기", []string{"끝말", "말잇", "잇기"}},
+		// A question word is cut out, not joined to the words around it.
+		{"属性有哪些类型", []string{"属性", "类型"}},
+		{"如何创建标注", []string{"创建", "建标", "标注"}},
+		// Japanese: katakana words stand apart, particles and endings
+		// (one or two hiragana) are dropped, a kanji keeps its ending.
+		{"Evernoteからノートをインポートする", []string{"evernote", "ノー", "ート", "イン", "ンポ", "ポー"}},
+		{"読み込む", []string{"読み", "込む"}},
+		{"しりとり", []string{"しり", "りと", "とり"}}, // hiragana alone: kept
+		// A word in hiragana opening the run is a word, not an ending.
+		{"しりとりの日", []string{"しり", "りと", "とり", "りの", "日"}},
+		{"暗号化されていますか", []string{"暗号", "号化", "化さ"}},
 	} {
 		if got := queryTerms(c.in); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("queryTerms(%q) = %q, want %q", c.in, got, c.want)
@@ -46,6 +86,33 @@ func TestQueryTermsSplitRuns(t *testing.T) {
 // The cases of issue 34: a word inside a longer run of CJK, Hangul or Thai,
 // and Latin letters glued to one, are found, ranked, with snippets cut at
 // whole characters.
+// The words of a Chinese or Japanese question outrank its question words
+// and the bigrams joining one word to the next: in a long question those
+// outnumbered the words asked about, and a note that shared them (哪些类型
+// in a heading, からノートをインポートする of a neighbouring page) came first.
+func TestQuestionWordsDoNotOutrankTheSubject(t *testing.T) {
+	home := workspace(t, map[string]string{
+		"logs/sync-faq.md":   "# 同步常见问题\n\n## 哪些类型的数据会被同步？\n\n笔记和附件都会同步。有哪些风险？加密有哪些选择？\n",
+		"logs/properties.md": "# 属性\n\n## 属性类型\n\n属性可以是文本、列表、数字或日期。每个属性只有一种类型。\n",
+		"logs/onenote.md":    "# OneNote\n\n## OneNoteからノートをインポートする\n\nOneNoteからノートをインポートするには、インポーターを使います。ノートをインポートしたら確認します。\n",
+		"logs/evernote.md":   "# Evernote\n\n## Evernoteのデータをインポートする\n\nEvernoteのノートブックをエクスポートして、インポーターで読み込みます。\n",
+		"logs/graph.md":      "# 关系图谱\n\n## 筛选\n\n关系图谱可以按标签和文件夹筛选笔记。\n",
+		"logs/canvas.md":     "# キャンバス\n\n## カード\n\nキャンバスでカードをつなぐと、ノートの関係が見えます。\n",
+		"logs/daily.md":      "# デイリーノート\n\n## テンプレート\n\nデイリーノートにテンプレートを使うことができます。\n",
+		"logs/hotkeys.md":    "# 快捷键\n\n## 修改\n\n在设置中修改快捷键，冲突的快捷键显示为红色。\n",
+	})
+	ix, _ := open(t, home)
+	reindex(t, ix, false)
+	for _, c := range []struct{ q, path string }{
+		{"属性有哪些类型", "logs/properties.md"},
+		{"Evernoteからノートをインポートする", "logs/evernote.md"},
+	} {
+		if hits := search(t, ix, c.q, SearchOptions{}); len(hits) == 0 || hits[0].Path != c.path {
+			t.Errorf("%q: hits %v, want %s first", c.q, paths(hits), c.path)
+		}
+	}
+}
+
 func TestSearchFindsWordsInsideRuns(t *testing.T) {
 	home := workspace(t, map[string]string{
 		"logs/2026-05-01.md": "# 2026-05-01\n\n## 进度\n\n步2 重跑gen-itgc后50条悬空引用清零\n",

@@ -2,6 +2,8 @@ package index
 
 import (
 	"database/sql"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -50,4 +52,33 @@ func TestEachChunkIndexedOnceInItsForm(t *testing.T) {
 	write(t, home, "logs/2026-05-01.md", "# 2026-05-01\n\n## Plans\n\n重跑 the report\n")
 	reindex(t, ix, false)
 	check(map[string]int{`"标 准"`: 0, `标准计划中`: 0, `"重 跑"`: 1, `重跑`: 0, `report`: 1, `flights`: 0})
+}
+
+// A batch holding more CJK chunks than one INSERT of token forms carries
+// (formRows) has them all indexed, in several statements.
+func TestManyFormsInOneBatch(t *testing.T) {
+	const n = formRows + 100
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "## 笔记 %d\n\n今天的计划 %d\n\n", i, i)
+	}
+	home := workspace(t, map[string]string{"logs/notes.md": b.String()})
+	ix, _ := open(t, home)
+	if st := reindex(t, ix, false); st.Chunks != n {
+		t.Fatalf("%d chunks, want %d: the test needs one per section", st.Chunks, n)
+	}
+	db, err := sql.Open("sqlite3", home+"/"+FileName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, match := range []string{`"计 划"`, `heading:"笔 记"`} {
+		var got int
+		if err := db.QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, match).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != n {
+			t.Errorf("rows matching %s: %d, want %d", match, got, n)
+		}
+	}
 }

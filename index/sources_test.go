@@ -23,7 +23,7 @@ func vaultWorkspace(t *testing.T) (home, vault string) {
 	vault = t.TempDir()
 	for rel, body := range map[string]string{
 		"projects/garden/plan.md": "---\ndate: 2024-03-02\n---\n# Garden plan\n\nRaised beds, see [[Tomato Varieties]] #seedlings\n",
-		"journal/birds.md":        "# Birds\n\nA kingfisher by the river.\n",
+		"journal/birds.md":        "# Birds\n\nA kingfisher by the river. 河边有一只翠鸟。\n",
 		".obsidian/workspace.md":  "obsidianonly\n",
 		"readme.txt":              "textonly\n",
 	} {
@@ -114,6 +114,9 @@ func TestSourceNotesIndexedAndKeptWhileGone(t *testing.T) {
 		st := reindex(t, ix, full)
 		if hits := search(t, ix, "kingfisher", SearchOptions{Fresh: true}); len(hits) != 1 {
 			t.Fatalf("round %d (full %v): the gone folder's notes are not searchable: %+v", i, full, hits)
+		}
+		if hits := search(t, ix, "翠鸟", SearchOptions{}); len(hits) != 1 { // carried in its token form
+			t.Errorf("round %d (full %v): a word inside a Chinese run of a gone folder's note: %+v", i, full, hits)
 		}
 		if st.Removed != 0 {
 			t.Errorf("round %d: %d removed", i, st.Removed)

@@ -30,15 +30,15 @@ const (
 
 	sqlDeleteFile = `DELETE FROM files WHERE id = ?1`
 
-	// FTS5 indexes the token form of a chunk (fts_form, segment.go): its
+	// FTS5 indexes the token form of a chunk (tokenForm, segment.go): its
 	// text, with each character of a CJK, Hangul or Thai run apart. A
 	// chunk without such a run is its own form: those are indexed as they
-	// are, the others (?3, a JSON array of ids) through fts_form.
+	// are, read back from chunks; the others (?3, a JSON array of ids) are
+	// inserted with their forms (sqlIndexForms, VALUES appended).
 	sqlIndexChunks = `INSERT INTO chunks_fts(rowid, heading, text)
 		SELECT id, heading, text FROM chunks WHERE id BETWEEN ?1 AND ?2
 		AND id NOT IN (SELECT value FROM json_each(?3))`
-	sqlIndexSegmented = `INSERT INTO chunks_fts(rowid, heading, text)
-		SELECT c.id, fts_form(c.heading), fts_form(c.text) FROM json_each(?1) j JOIN chunks c ON c.id = j.value`
+	sqlIndexForms = `INSERT INTO chunks_fts(rowid, heading, text) VALUES `
 
 	// An external-content FTS5 table forgets a row only when told the exact
 	// values it indexed, so they are read back from chunks before deleting.

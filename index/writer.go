@@ -20,7 +20,8 @@ type writer struct {
 	// and the old chunks of changed and removed files leave in batches too.
 	pendingFirst int64
 	pendingBytes int
-	segmented    []byte // JSON array of the pending chunks' ids that need a token form
+	segmented    []byte // JSON array of the pending chunks' ids that have a token form of their own
+	forms        []any  // those chunks' id, heading form and text form, in threes (made by the readers: result.forms)
 	doomed       []byte // JSON array of [first, last] id ranges to unindex
 
 	chunks *bulk // rows for chunks
@@ -46,7 +47,7 @@ func newWriter(ctx context.Context, tx *sql.Tx, warn func(string), now time.Time
 		return nil, err
 	}
 	w.pendingFirst = w.nextChunk
-	for _, q := range []string{sqlTouchFile, sqlDeleteFile, sqlIndexChunks, sqlIndexSegmented, sqlUnindexRanges, sqlDeleteRanges, sqlSetMeta} {
+	for _, q := range []string{sqlTouchFile, sqlDeleteFile, sqlIndexChunks, sqlUnindexRanges, sqlDeleteRanges, sqlSetMeta} {
 		s, err := tx.PrepareContext(ctx, q)
 		if err != nil {
 			w.close()
@@ -106,12 +107,15 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 	var first, last any
 	if len(r.chunks) > 0 {
 		first, last = w.nextChunk, w.nextChunk+int64(len(r.chunks))-1
-		for _, c := range r.chunks {
+		forms := r.forms
+		for i, c := range r.chunks {
 			if err := w.chunks.add(ctx, w.nextChunk, id, c.StartLine, c.EndLine, c.Heading, c.Date, c.Text); err != nil {
 				return err
 			}
-			if hasSegmented(c.Heading) || hasSegmented(c.Text) {
+			if len(forms) > 0 && forms[0].chunk == i {
 				w.segmented = appendID(w.segmented, w.nextChunk)
+				w.forms = append(w.forms, w.nextChunk, forms[0].heading, forms[0].text)
+				forms = forms[1:]
 			}
 			w.nextChunk++
 			w.pendingBytes += len(c.Text)
@@ -202,9 +206,11 @@ func (w *writer) flush(ctx context.Context) error {
 		w.doomed = w.doomed[:0]
 	}
 	if w.nextChunk > w.pendingFirst {
-		// Most chunks are indexed as they are; only those with a run to
-		// split go through fts_form, a Go callback per column that cost a
-		// full build of English notes an eighth of its time.
+		// Most chunks are indexed as they are, read back from chunks in
+		// one statement; those with a run to split are given their token
+		// form, made in Go when they were written. (Made by an SQL function
+		// on the way in, fts_form, its calls through cgo cost a full build
+		// of mixed-language notes a tenth of its time.)
 		segmented := "[]"
 		if len(w.segmented) > 0 {
 			segmented = string(append(w.segmented, ']'))
@@ -212,15 +218,32 @@ func (w *writer) flush(ctx context.Context) error {
 		if err := w.exec(ctx, sqlIndexChunks, w.pendingFirst, w.nextChunk-1, segmented); err != nil {
 			return err
 		}
-		if len(w.segmented) > 0 {
-			if err := w.exec(ctx, sqlIndexSegmented, segmented); err != nil {
-				return err
-			}
+		if err := w.indexForms(ctx); err != nil {
+			return err
 		}
 		w.pendingFirst = w.nextChunk
 		w.segmented = w.segmented[:0]
 	}
 	w.pendingBytes = 0
+	return nil
+}
+
+// formRows is how many token forms one INSERT carries: FTS5 writes its
+// pending terms out at every multi-row statement, so a batch's forms go
+// in as few statements as SQLite's 32,766 parameters allow.
+const formRows = 8192
+
+// indexForms writes the pending token forms to the FTS table.
+func (w *writer) indexForms(ctx context.Context) error {
+	for i := 0; i < len(w.forms); i += 3 * formRows {
+		part := w.forms[i:min(len(w.forms), i+3*formRows)]
+		q := sqlIndexForms + strings.Repeat("(?,?,?),", len(part)/3-1) + "(?,?,?)"
+		if _, err := w.tx.ExecContext(ctx, q, part...); err != nil {
+			return err
+		}
+	}
+	clear(w.forms) // let the texts go
+	w.forms = w.forms[:0]
 	return nil
 }
 
