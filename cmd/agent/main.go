@@ -294,6 +294,9 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ws.JournalErr != nil {
+		a.warnf("%v (records from other devices were not read this time)", ws.JournalErr)
+	}
 	// A forget a kill -9 interrupted is finished (or undone) before
 	// anything reads what it was changing; without one this is a stat.
 	li := &lazyIndex{a: a, home: home}
