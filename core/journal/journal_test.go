@@ -392,3 +392,38 @@ func TestExistingRecordsAreExportedOnce(t *testing.T) {
 		t.Errorf("user.name on B = %q", got)
 	}
 }
+
+func TestDoneIsNotUndoneByALaterSnoozeFromApart(t *testing.T) {
+	ctx := context.Background()
+	a, b := newDevice(t), newDevice(t)
+	r, err := a.reminders().Add(ctx, "water the plants", time.Now().Add(time.Hour), reminders.ByUser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.reopen()
+	a.sendTo(b)
+	b.reopen()
+	t0 := time.Now().Add(time.Minute)
+	// A says done; B, not having heard it, snoozes a second later.
+	if _, err := a.reminders().Done(ctx, r.ID, "reminders done"); err != nil {
+		t.Fatal(err)
+	}
+	if err := journal.Flush(ctx, a.ws.State, a.home, clock(t0)); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := b.reminders().Pending(ctx)
+	if _, err := b.reminders().Snooze(ctx, list[0].ID, time.Now().Add(3*time.Hour), "reminders snooze"); err != nil {
+		t.Fatal(err)
+	}
+	if err := journal.Flush(ctx, b.ws.State, b.home, clock(t0.Add(time.Second))); err != nil {
+		t.Fatal(err)
+	}
+	a.sendTo(b)
+	b.sendTo(a)
+	for _, d := range []*device{a, b} {
+		d.reopen()
+		if p, _ := d.reminders().Pending(ctx); len(p) != 0 {
+			t.Errorf("%s: a reminder marked done is pending again: %+v", d.id(), p)
+		}
+	}
+}
