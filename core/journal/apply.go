@@ -15,8 +15,49 @@ import (
 
 // applier applies entries inside a replay's transaction, at one time.
 type applier struct {
-	tx  *sql.Tx
-	now time.Time
+	tx    *sql.Tx
+	now   time.Time
+	stmts map[string]*sql.Stmt
+}
+
+// stmt prepares each statement once a replay: preparing one again for every
+// entry (those on reminders compile their triggers too) was most of the
+// cost of reading a year of entries.
+func (a *applier) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st, ok := a.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := a.tx.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if a.stmts == nil {
+		a.stmts = map[string]*sql.Stmt{}
+	}
+	a.stmts[q] = st
+	return st, nil
+}
+
+func (a *applier) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	st, err := a.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+func (a *applier) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	st, err := a.stmt(ctx, q)
+	if err != nil {
+		return a.tx.QueryRowContext(ctx, q, args...) // says the same error at Scan
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+func (a *applier) close() {
+	for _, st := range a.stmts {
+		st.Close()
+	}
 }
 
 func (a *applier) stamp() string { return a.now.UTC().Truncate(time.Second).Format(time.RFC3339) }
@@ -28,7 +69,7 @@ func (a *applier) stamp() string { return a.now.UTC().Truncate(time.Second).Form
 func (a *applier) apply(ctx context.Context, e Entry, res *Result) error {
 	h := e.HLC.String()
 	var one int
-	switch err := a.tx.QueryRowContext(ctx, qIsApplied, h).Scan(&one); {
+	switch err := a.queryRow(ctx, qIsApplied, h).Scan(&one); {
 	case err == nil:
 		res.Seen++
 		return nil
@@ -36,11 +77,11 @@ func (a *applier) apply(ctx context.Context, e Entry, res *Result) error {
 		return err
 	}
 	var cur string
-	if err := a.tx.QueryRowContext(ctx, qClock, e.Kind, e.Key).Scan(&cur); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	if err := a.queryRow(ctx, qClock, e.Kind, e.Key).Scan(&cur); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
 	wins := h > cur
-	if _, err := a.tx.ExecContext(ctx, "SAVEPOINT entry"); err != nil {
+	if _, err := a.exec(ctx, "SAVEPOINT entry"); err != nil {
 		return err
 	}
 	var err error
@@ -56,22 +97,22 @@ func (a *applier) apply(ctx context.Context, e Entry, res *Result) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if _, err := a.tx.ExecContext(ctx, "ROLLBACK TO entry"); err != nil {
+		if _, err := a.exec(ctx, "ROLLBACK TO entry"); err != nil {
 			return err
 		}
 		res.Bad++
 	} else if wins {
-		if _, err := a.tx.ExecContext(ctx, qSetClock, e.Kind, e.Key, h); err != nil {
+		if _, err := a.exec(ctx, qSetClock, e.Kind, e.Key, h); err != nil {
 			return err
 		}
 		res.Applied++
 	} else {
 		res.Lost++
 	}
-	if _, err := a.tx.ExecContext(ctx, "RELEASE entry"); err != nil {
+	if _, err := a.exec(ctx, "RELEASE entry"); err != nil {
 		return err
 	}
-	_, err = a.tx.ExecContext(ctx, qMarkApplied, h)
+	_, err = a.exec(ctx, qMarkApplied, h)
 	return err
 }
 
@@ -146,7 +187,7 @@ func (a *applier) reminder(ctx context.Context, e Entry, wins bool) error {
 	var id int64
 	var local reminderValue
 	var delivered sql.NullString
-	err := a.tx.QueryRowContext(ctx, qReminderByUID, e.Key).Scan(&id, &local.Text, &local.DueAt, &local.Status,
+	err := a.queryRow(ctx, qReminderByUID, e.Key).Scan(&id, &local.Text, &local.DueAt, &local.Status,
 		&local.CreatedBy, &local.CreatedAt, &delivered)
 	found := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -159,16 +200,16 @@ func (a *applier) reminder(ctx context.Context, e Entry, wins bool) error {
 	case in == nil && !found, in != nil && !found && !wins:
 		return nil // already gone here, by a change at least as new
 	case in == nil && wins:
-		if _, err := a.tx.ExecContext(ctx, qDeleteReminderChanges, id); err != nil {
+		if _, err := a.exec(ctx, qDeleteReminderChanges, id); err != nil {
 			return err
 		}
-		_, err := a.tx.ExecContext(ctx, qDeleteReminder, id)
+		_, err := a.exec(ctx, qDeleteReminder, id)
 		return err
 	case in == nil:
-		_, err := a.tx.ExecContext(ctx, qReminderChange, id, "lost: delete", local.DueAt, nil, a.stamp(), lostFrom(e))
+		_, err := a.exec(ctx, qReminderChange, id, "lost: delete", local.DueAt, nil, a.stamp(), lostFrom(e))
 		return err
 	case !found:
-		res, err := a.tx.ExecContext(ctx, qInsertReminder, e.Key, in.Text, in.DueAt, in.Status, in.CreatedBy, in.CreatedAt,
+		res, err := a.exec(ctx, qInsertReminder, e.Key, in.Text, in.DueAt, in.Status, in.CreatedBy, in.CreatedAt,
 			in.DeliveredAt, a.stamp())
 		if err != nil {
 			return err
@@ -176,7 +217,7 @@ func (a *applier) reminder(ctx context.Context, e Entry, wins bool) error {
 		if id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		_, err = a.tx.ExecContext(ctx, qReminderChange, id, e.Op, nil, in.DueAt, a.stamp(), from(e))
+		_, err = a.exec(ctx, qReminderChange, id, e.Op, nil, in.DueAt, a.stamp(), from(e))
 		return err
 	}
 	m := mergeReminder(local, *in, wins)
@@ -184,17 +225,17 @@ func (a *applier) reminder(ctx context.Context, e Entry, wins bool) error {
 		if wins {
 			return nil
 		}
-		_, err := a.tx.ExecContext(ctx, qReminderChange, id, "lost: "+e.Op, local.DueAt, in.DueAt, a.stamp(), lostFrom(e))
+		_, err := a.exec(ctx, qReminderChange, id, "lost: "+e.Op, local.DueAt, in.DueAt, a.stamp(), lostFrom(e))
 		return err
 	}
-	if _, err := a.tx.ExecContext(ctx, qUpdateReminder, m.Text, m.DueAt, m.Status, m.DeliveredAt, a.stamp(), id); err != nil {
+	if _, err := a.exec(ctx, qUpdateReminder, m.Text, m.DueAt, m.Status, m.DeliveredAt, a.stamp(), id); err != nil {
 		return err
 	}
 	action, command := e.Op, from(e)
 	if !wins {
 		action, command = "merge: "+e.Op, from(e)+" (older, merged)"
 	}
-	_, err = a.tx.ExecContext(ctx, qReminderChange, id, action, local.DueAt, m.DueAt, a.stamp(), command)
+	_, err = a.exec(ctx, qReminderChange, id, action, local.DueAt, m.DueAt, a.stamp(), command)
 	return err
 }
 
@@ -219,16 +260,16 @@ func (a *applier) job(ctx context.Context, e Entry, wins bool) error {
 		if in != nil {
 			detail = in.describe()
 		}
-		_, err := a.tx.ExecContext(ctx, qJobChange, e.Key, "lost: "+e.Op, lostFrom(e)+": "+detail, a.stamp())
+		_, err := a.exec(ctx, qJobChange, e.Key, "lost: "+e.Op, lostFrom(e)+": "+detail, a.stamp())
 		return err
 	}
 	if in == nil {
-		res, err := a.tx.ExecContext(ctx, qDeleteJob, e.Key)
+		res, err := a.exec(ctx, qDeleteJob, e.Key)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n > 0 {
-			_, err = a.tx.ExecContext(ctx, qJobChange, e.Key, e.Op, from(e), a.stamp())
+			_, err = a.exec(ctx, qJobChange, e.Key, e.Op, from(e), a.stamp())
 		}
 		return err
 	}
@@ -251,9 +292,9 @@ func (a *applier) job(ctx context.Context, e Entry, wins bool) error {
 	next := sched.Next(a.now).UTC().Truncate(time.Second).Format(time.RFC3339)
 	var was jobValue
 	var wasArgs string
-	switch err := a.tx.QueryRowContext(ctx, qJobByName, e.Key).Scan(&was.Schedule, &was.Zone, &wasArgs, &was.Enabled); {
+	switch err := a.queryRow(ctx, qJobByName, e.Key).Scan(&was.Schedule, &was.Zone, &wasArgs, &was.Enabled); {
 	case errors.Is(err, sql.ErrNoRows):
-		if _, err := a.tx.ExecContext(ctx, qInsertJob, e.Key, sched.Spec, loc.String(), string(argsText), in.Enabled,
+		if _, err := a.exec(ctx, qInsertJob, e.Key, sched.Spec, loc.String(), string(argsText), in.Enabled,
 			next, a.stamp(), a.stamp()); err != nil {
 			return err
 		}
@@ -261,12 +302,12 @@ func (a *applier) job(ctx context.Context, e Entry, wins bool) error {
 		return err
 	default:
 		fresh := in.Enabled == 1 && was.Enabled == 0
-		if _, err := a.tx.ExecContext(ctx, qUpdateJob, sched.Spec, loc.String(), string(argsText), in.Enabled, next,
+		if _, err := a.exec(ctx, qUpdateJob, sched.Spec, loc.String(), string(argsText), in.Enabled, next,
 			fresh, fresh, a.stamp(), e.Key); err != nil {
 			return err
 		}
 	}
-	_, err = a.tx.ExecContext(ctx, qJobChange, e.Key, e.Op, from(e)+": "+in.describe(), a.stamp())
+	_, err = a.exec(ctx, qJobChange, e.Key, e.Op, from(e)+": "+in.describe(), a.stamp())
 	return err
 }
 

@@ -139,6 +139,7 @@ func replayFile(ctx context.Context, db *sql.DB, path, name, own string, st read
 			return err
 		}
 		a := applier{tx: tx, now: now()}
+		defer a.close()
 		for line := range bytes.Lines(data[start:end]) {
 			var e Entry
 			if err := json.Unmarshal(line, &e); err != nil || !e.valid() {
