@@ -427,3 +427,30 @@ func TestDoneIsNotUndoneByALaterSnoozeFromApart(t *testing.T) {
 		}
 	}
 }
+
+func TestAChangeNotYetAppendedWhenAReplayComesStillConverges(t *testing.T) {
+	ctx := context.Background()
+	a, b := newDevice(t), newDevice(t)
+	// B sets the key; its clock runs an hour ahead of A's.
+	if _, err := b.profile().Set(ctx, profile.ByUser("profile set"), "user.pref.drink", "coffee"); err != nil {
+		t.Fatal(err)
+	}
+	if err := journal.Flush(ctx, b.ws.State, b.home, clock(time.Now().Add(time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	// A sets it too; before this process appends it, another process on
+	// A replays B's journal.
+	if _, err := a.profile().Set(ctx, profile.ByUser("profile set"), "user.pref.drink", "tea"); err != nil {
+		t.Fatal(err)
+	}
+	b.sendTo(a)
+	if _, err := journal.Replay(ctx, a.ws.State, a.home, nil); err != nil {
+		t.Fatal(err)
+	}
+	a.reopen()
+	a.sendTo(b)
+	b.reopen()
+	if va, vb := a.get("user.pref.drink"), b.get("user.pref.drink"); va != vb {
+		t.Errorf("the devices disagree: A has %q, B has %q", va, vb)
+	}
+}

@@ -135,6 +135,14 @@ func replayFile(ctx context.Context, db *sql.DB, path, name, own string, st read
 		if err != nil {
 			return err
 		}
+		// A change made here and not yet appended (another process is
+		// between its write and its Close) is stamped before the other
+		// device's are seen: stamped after, it would sort after a newer
+		// change that this replay is about to apply over it, and the two
+		// devices would end with different values.
+		if err := stamp(ctx, tx, &d, now); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, qBeginApplying); err != nil {
 			return err
 		}
