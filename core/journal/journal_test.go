@@ -454,3 +454,65 @@ func TestAChangeNotYetAppendedWhenAReplayComesStillConverges(t *testing.T) {
 		t.Errorf("the devices disagree: A has %q, B has %q", va, vb)
 	}
 }
+
+func TestJobRunStateStaysOnItsMachine(t *testing.T) {
+	ctx := context.Background()
+	a := newDevice(t)
+	if _, err := a.jobs().Add(ctx, "nightly", "@daily", time.UTC, []string{"memory", "reindex"}); err != nil {
+		t.Fatal(err)
+	}
+	a.reopen()
+	before := a.journalText()
+	// What ticks write: claims, next runs, failures, and the job turned off
+	// by its own failures (as qAutoDisable does).
+	for _, q := range []string{
+		`UPDATE jobs SET running_since = '2026-11-27T08:00:00Z', next_at = '2026-11-28T00:00:00Z'`,
+		`UPDATE jobs SET running_since = NULL, failures = 5, last_status = 'failed'`,
+		`UPDATE jobs SET enabled = 0, disabled_reason = 'failed 5 times in a row'`,
+	} {
+		if _, err := a.ws.State.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.reopen()
+	if after := a.journalText(); after != before {
+		t.Errorf("a tick's bookkeeping went into the journal:\n%s", strings.TrimPrefix(after, before))
+	}
+}
+
+func TestJobChangedOnBothLoserInHistory(t *testing.T) {
+	ctx := context.Background()
+	a, b := newDevice(t), newDevice(t)
+	if _, err := a.jobs().Add(ctx, "nightly", "@daily", time.UTC, []string{"memory", "reindex"}); err != nil {
+		t.Fatal(err)
+	}
+	a.reopen()
+	a.sendTo(b)
+	b.reopen()
+	t0 := time.Now().Add(time.Minute)
+	if _, err := a.jobs().SetEnabled(ctx, "nightly", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := journal.Flush(ctx, a.ws.State, a.home, clock(t0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.jobs().Remove(ctx, "nightly"); err != nil {
+		t.Fatal(err)
+	}
+	if err := journal.Flush(ctx, b.ws.State, b.home, clock(t0.Add(time.Second))); err != nil {
+		t.Fatal(err)
+	}
+	a.sendTo(b)
+	b.sendTo(a)
+	a.reopen()
+	b.reopen()
+	for _, d := range []*device{a, b} {
+		if _, err := d.jobs().Get(ctx, "nightly"); err == nil {
+			t.Errorf("%s: the job removed last is still there", d.id())
+		}
+	}
+	var n int
+	if err := b.ws.State.QueryRow(`SELECT count(*) FROM job_changes WHERE job_name = 'nightly' AND action = 'lost: disable'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("B's job history holds %d lost disables (%v), want 1", n, err)
+	}
+}
