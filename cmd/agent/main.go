@@ -295,7 +295,9 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 		return nil, err
 	}
 	if ws.JournalErr != nil {
-		a.warnf("%v (records from other devices were not read this time)", ws.JournalErr)
+		// The command goes on with what this device has; what was not
+		// written or read stays for the next command.
+		a.warnf("%v; the next command tries again", ws.JournalErr)
 	}
 	// A forget a kill -9 interrupted is finished (or undone) before
 	// anything reads what it was changing; without one this is a stat.
