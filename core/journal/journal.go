@@ -13,8 +13,10 @@
 package journal
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
 	"embed"
 	"encoding/hex"
@@ -72,32 +74,67 @@ type Device struct {
 	clock    HLC
 }
 
-// device reads this device's row, making it on first use.
-func device(ctx context.Context, tx *sql.Tx) (Device, error) {
+// device reads this device's row, making it on first use, and again when
+// state.db has moved to another machine or folder (the clock is kept).
+func device(ctx context.Context, tx *sql.Tx, home string) (Device, error) {
 	var d Device
-	err := tx.QueryRowContext(ctx, qDevice).Scan(&d.ID, &d.Name, &d.clock.MS, &d.clock.C)
-	if errors.Is(err, sql.ErrNoRows) {
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return d, err
+	var machine string
+	err := tx.QueryRowContext(ctx, qDevice).Scan(&d.ID, &d.Name, &machine, &d.clock.MS, &d.clock.C)
+	here := machineOf(home)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if d.ID, d.Name, err = newDevice(); err == nil {
+			_, err = tx.ExecContext(ctx, qInsertDevice, d.ID, d.Name, here)
 		}
-		d.ID = hex.EncodeToString(b[:])
-		d.Name, _ = os.Hostname()
-		if d.Name == "" {
-			d.Name = "unknown"
+	case err == nil && machine != here:
+		if d.ID, d.Name, err = newDevice(); err == nil {
+			_, err = tx.ExecContext(ctx, qRenewDevice, d.ID, d.Name, here)
 		}
-		_, err = tx.ExecContext(ctx, qInsertDevice, d.ID, d.Name)
 	}
 	d.clock.Device = d.ID
 	return d, err
 }
 
+func newDevice() (id, name string, err error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", "", err
+	}
+	name, _ = os.Hostname()
+	if name == "" {
+		name = "unknown"
+	}
+	return hex.EncodeToString(b[:]), name, nil
+}
+
+// machineOf says where a workspace is: this machine (its machine id, else
+// its hostname) and the workspace's folder. A workspace copied with its
+// state.db to another machine must not keep the device id: two machines
+// appending to one journal would conflict, and each would skip the other's
+// changes as its own. (Moved to another folder, it becomes a new device
+// too, harmlessly: its old journal is read as another's, every line of it
+// already applied.)
+func machineOf(home string) string {
+	var id string
+	for _, f := range []string{"/etc/machine-id", "/var/lib/dbus/machine-id"} {
+		if b, err := os.ReadFile(f); err == nil && len(bytes.TrimSpace(b)) > 0 {
+			id = string(bytes.TrimSpace(b))
+			break
+		}
+	}
+	if id == "" {
+		id, _ = os.Hostname()
+	}
+	sum := sha256.Sum256([]byte(id + "\x00" + home))
+	return hex.EncodeToString(sum[:8])
+}
+
 // DeviceOf returns this device's id and name, making them on first use.
-func DeviceOf(ctx context.Context, db *sql.DB) (Device, error) {
+func DeviceOf(ctx context.Context, db *sql.DB, home string) (Device, error) {
 	var d Device
 	err := inTx(ctx, db, func(tx *sql.Tx) error {
 		var err error
-		d, err = device(ctx, tx)
+		d, err = device(ctx, tx, home)
 		return err
 	})
 	return d, err

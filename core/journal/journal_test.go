@@ -79,7 +79,7 @@ func (d *device) sendTo(other *device) {
 }
 
 func (d *device) id() string {
-	dev, err := journal.DeviceOf(context.Background(), d.ws.State)
+	dev, err := journal.DeviceOf(context.Background(), d.ws.State, d.home)
 	if err != nil {
 		d.t.Fatal(err)
 	}
@@ -514,5 +514,37 @@ func TestJobChangedOnBothLoserInHistory(t *testing.T) {
 	var n int
 	if err := b.ws.State.QueryRow(`SELECT count(*) FROM job_changes WHERE job_name = 'nightly' AND action = 'lost: disable'`).Scan(&n); err != nil || n != 1 {
 		t.Errorf("B's job history holds %d lost disables (%v), want 1", n, err)
+	}
+}
+
+func TestAWorkspaceCopiedWithItsStateDBIsAnotherDevice(t *testing.T) {
+	ctx := context.Background()
+	a := newDevice(t)
+	if _, err := a.profile().Set(ctx, profile.ByUser("profile set"), "user.name", "Ann"); err != nil {
+		t.Fatal(err)
+	}
+	a.reopen()
+	// The whole folder, state.db too, copied to "another machine".
+	home := t.TempDir()
+	if err := os.CopyFS(home, os.DirFS(a.home)); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := core.Open(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &device{t: t, home: home, ws: ws}
+	t.Cleanup(func() { c.ws.Close() })
+	if c.id() == a.id() {
+		t.Fatalf("the copy kept the device id %s: both would append to one journal", a.id())
+	}
+	if _, err := c.profile().Set(ctx, profile.ByUser("profile set"), "user.pref.drink", "tea"); err != nil {
+		t.Fatal(err)
+	}
+	c.reopen()
+	c.sendTo(a)
+	a.reopen()
+	if got := a.get("user.pref.drink"); got != "tea" {
+		t.Errorf("drink on A = %q, want the copy's tea", got)
 	}
 }

@@ -3,8 +3,9 @@ package journal
 // SQL for the journal's own tables (migrations/0001_init.sql) and for
 // applying another device's changes to reminders and jobs.
 const (
-	qDevice       = `SELECT device, name, hlc_ms, hlc_c FROM journal_device WHERE one = 1`
-	qInsertDevice = `INSERT INTO journal_device (one, device, name) VALUES (1, ?, ?)`
+	qDevice       = `SELECT device, name, machine, hlc_ms, hlc_c FROM journal_device WHERE one = 1`
+	qInsertDevice = `INSERT INTO journal_device (one, device, name, machine) VALUES (1, ?, ?, ?)`
+	qRenewDevice  = `UPDATE journal_device SET device = ?, name = ?, machine = ? WHERE one = 1`
 	qSaveClock    = `UPDATE journal_device SET hlc_ms = ?, hlc_c = ? WHERE one = 1`
 
 	qAnyOutbox     = `SELECT 1 FROM journal_outbox LIMIT 1`

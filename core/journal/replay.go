@@ -49,10 +49,12 @@ func Replay(ctx context.Context, db *sql.DB, home string, now func() time.Time) 
 	if err != nil {
 		return res, fmt.Errorf("journal: %w", err)
 	}
-	var own string
-	switch err := db.QueryRowContext(ctx, qDevice).Scan(&own, new(string), new(int64), new(int64)); {
-	case errors.Is(err, sql.ErrNoRows):
-		d, err := DeviceOf(ctx, db)
+	// Which journal is this device's own: read without a write
+	// transaction, unless it is to be made (first use, or state.db moved).
+	var own, machine string
+	switch err := db.QueryRowContext(ctx, qDevice).Scan(&own, new(string), &machine, new(int64), new(int64)); {
+	case errors.Is(err, sql.ErrNoRows) || err == nil && machine != machineOf(home):
+		d, err := DeviceOf(ctx, db, home)
 		if err != nil {
 			return res, fmt.Errorf("journal: %w", err)
 		}
@@ -77,7 +79,7 @@ func Replay(ctx context.Context, db *sql.DB, home string, now func() time.Time) 
 		if ok && st.size == info.Size() && st.mtime == info.ModTime().UnixNano() {
 			continue
 		}
-		if err := replayFile(ctx, db, filepath.Join(dir, name), name, own, st, now, &res); err != nil {
+		if err := replayFile(ctx, db, home, name, own, st, now, &res); err != nil {
 			return res, err
 		}
 		res.Files++
@@ -108,7 +110,8 @@ func hashOf(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func replayFile(ctx context.Context, db *sql.DB, path, name, own string, st readState, now func() time.Time, res *Result) error {
+func replayFile(ctx context.Context, db *sql.DB, home, name, own string, st readState, now func() time.Time, res *Result) error {
+	path := filepath.Join(home, Dir, name)
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -131,7 +134,7 @@ func replayFile(ctx context.Context, db *sql.DB, path, name, own string, st read
 		end = start
 	}
 	return inTx(ctx, db, func(tx *sql.Tx) error {
-		d, err := device(ctx, tx)
+		d, err := device(ctx, tx, home)
 		if err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ func Flush(ctx context.Context, db *sql.DB, home string, now func() time.Time) e
 	var d Device
 	err := inTx(ctx, db, func(tx *sql.Tx) error {
 		var err error
-		if d, err = device(ctx, tx); err != nil {
+		if d, err = device(ctx, tx, home); err != nil {
 			return err
 		}
 		return stamp(ctx, tx, &d, now)

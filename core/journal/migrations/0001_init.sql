@@ -1,13 +1,15 @@
 -- The journal (core/journal, docs/decisions-journal.md): user-owned records
 -- travel between devices as lines in sync/journal/<device>.jsonl.
 
--- This device: made once per workspace-on-this-machine (a state.db copied to
--- another machine would have to be given a new one by hand), and the hybrid
--- logical clock: the highest stamp this device has made or read.
+-- This device: made once per workspace-on-this-machine (machine says which:
+-- a state.db copied to another machine or folder is another device there),
+-- and the hybrid logical clock: the highest stamp this device has made or
+-- read.
 CREATE TABLE journal_device (
     one     INTEGER PRIMARY KEY CHECK (one = 1),
     device  TEXT NOT NULL,
     name    TEXT NOT NULL,                   -- the hostname, for people
+    machine TEXT NOT NULL,                   -- hash of the machine id and the workspace's path
     hlc_ms  INTEGER NOT NULL DEFAULT 0,
     hlc_c   INTEGER NOT NULL DEFAULT 0
 );
