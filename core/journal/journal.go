@@ -107,13 +107,15 @@ func newDevice() (id, name string, err error) {
 	return hex.EncodeToString(b[:]), name, nil
 }
 
-// machineOf says where a workspace is: this machine (its machine id, else
-// its hostname) and the workspace's folder. A workspace copied with its
+// machineOf says which copy of state.db this is: this machine's id
+// (/etc/machine-id where there is one) and the file's identity (device and
+// inode), which a copy never shares and which no spelling of the path, no
+// symlink and no change of hostname alters. A workspace copied with its
 // state.db to another machine must not keep the device id: two machines
 // appending to one journal would conflict, and each would skip the other's
-// changes as its own. (Moved to another folder, it becomes a new device
-// too, harmlessly: its old journal is read as another's, every line of it
-// already applied.)
+// changes as its own. (A state.db restored from a backup becomes a new
+// device too, harmlessly: its old journal is read as another's, every line
+// of it already applied.)
 func machineOf(home string) string {
 	var id string
 	for _, f := range []string{"/etc/machine-id", "/var/lib/dbus/machine-id"} {
@@ -122,10 +124,13 @@ func machineOf(home string) string {
 			break
 		}
 	}
-	if id == "" {
-		id, _ = os.Hostname()
+	file := filepath.Join(home, "state.db")
+	if info, err := os.Stat(file); err == nil {
+		if id, ok := fileIdentity(info); ok {
+			file = id
+		}
 	}
-	sum := sha256.Sum256([]byte(id + "\x00" + home))
+	sum := sha256.Sum256([]byte(id + "\x00" + file))
 	return hex.EncodeToString(sum[:8])
 }
 
