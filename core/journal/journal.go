@@ -75,7 +75,7 @@ type Device struct {
 }
 
 // device reads this device's row, making it on first use, and again when
-// state.db has moved to another machine or folder (the clock is kept).
+// this state.db is a copy (machineOf differs; the clock is kept).
 func device(ctx context.Context, tx *sql.Tx, home string) (Device, error) {
 	var d Device
 	var machine string
@@ -126,8 +126,8 @@ func machineOf(home string) string {
 	}
 	file := filepath.Join(home, "state.db")
 	if info, err := os.Stat(file); err == nil {
-		if id, ok := fileIdentity(info); ok {
-			file = id
+		if fid, ok := fileIdentity(info); ok {
+			file = fid
 		}
 	}
 	sum := sha256.Sum256([]byte(id + "\x00" + file))
