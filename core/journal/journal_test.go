@@ -2,6 +2,10 @@ package journal_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,6 +92,9 @@ func (d *device) id() string {
 
 func (d *device) journalText() string {
 	b, err := os.ReadFile(filepath.Join(d.home, journal.Dir, d.id()+".jsonl"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
 	if err != nil {
 		d.t.Fatal(err)
 	}
@@ -546,5 +553,48 @@ func TestAWorkspaceCopiedWithItsStateDBIsAnotherDevice(t *testing.T) {
 	a.reopen()
 	if got := a.get("user.pref.drink"); got != "tea" {
 		t.Errorf("drink on A = %q, want the copy's tea", got)
+	}
+}
+
+func TestConcurrentFlushesWriteEachChangeOnce(t *testing.T) {
+	ctx := context.Background()
+	a := newDevice(t)
+	before := strings.Count(a.journalText(), "\n")
+	const changes = 40
+	for i := range changes {
+		if _, err := a.profile().Set(ctx, profile.ByUser("profile set"), "user.pref.n", fmt.Sprint(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Several processes ending at once, each with its own connection.
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			ws, err := core.Open(ctx, a.home)
+			if err == nil {
+				err = ws.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := strings.Split(strings.TrimSuffix(a.journalText(), "\n"), "\n")
+	if got := len(lines) - before; got != changes || before != 0 {
+		t.Errorf("the journal gained %d lines for %d changes", got, changes)
+	}
+	seen := map[string]bool{}
+	for _, l := range lines {
+		var e journal.Entry
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("a line that is not an entry: %q", l)
+		}
+		if seen[e.HLC.String()] {
+			t.Errorf("stamp %s written twice", e.HLC)
+		}
+		seen[e.HLC.String()] = true
 	}
 }

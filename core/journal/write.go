@@ -50,24 +50,37 @@ func Flush(ctx context.Context, db *sql.DB, home string, now func() time.Time) e
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	_, statErr := os.Stat(file)
-	// The lock is taken on the journal itself: no lock file to travel.
-	lock := flock.New(file, flock.SetPermissions(0o600))
+	return Locked(home, func() error {
+		_, statErr := os.Stat(file)
+		lines, last, err := stampedLines(ctx, db, d)
+		if err != nil || len(lines) == 0 {
+			return err
+		}
+		if err := appendLines(file, lines, errors.Is(statErr, fs.ErrNotExist)); err != nil {
+			return fmt.Errorf("journal: %w", err)
+		}
+		if _, err := db.ExecContext(ctx, qDeleteWritten, last); err != nil {
+			return fmt.Errorf("journal: %w", err)
+		}
+		return nil
+	})
+}
+
+// LockFile orders every write to the journals in sync/journal: this
+// device's appends, and anything that rewrites a journal (the merge of a
+// file-sync tool's conflict copy). It is a file of its own at the top of
+// the workspace, machine-local like the other .*.lock files, rather than a
+// lock on the journal itself, which a rename would leave behind.
+const LockFile = ".journal.lock"
+
+// Locked runs fn holding LockFile.
+func Locked(home string, fn func() error) error {
+	lock := flock.New(filepath.Join(home, LockFile), flock.SetPermissions(0o600))
 	if err := lock.Lock(); err != nil {
-		return fmt.Errorf("journal: lock %s: %w", file, err)
+		return fmt.Errorf("journal: lock: %w", err)
 	}
 	defer lock.Unlock()
-	lines, last, err := stampedLines(ctx, db, d)
-	if err != nil || len(lines) == 0 {
-		return err
-	}
-	if err := appendLines(file, lines, errors.Is(statErr, fs.ErrNotExist)); err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
-	if _, err := db.ExecContext(ctx, qDeleteWritten, last); err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
-	return nil
+	return fn()
 }
 
 // stamp gives each unstamped change its clock stamp, in the order made, and
