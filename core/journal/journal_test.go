@@ -598,3 +598,34 @@ func TestConcurrentFlushesWriteEachChangeOnce(t *testing.T) {
 		seen[e.HLC.String()] = true
 	}
 }
+
+func TestAConflictCopyOfAJournalIsAppliedOnce(t *testing.T) {
+	ctx := context.Background()
+	a, b := newDevice(t), newDevice(t)
+	for _, v := range []string{"tea", "coffee"} {
+		if _, err := a.profile().Set(ctx, profile.ByUser("profile set"), "user.pref.drink", v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.reopen()
+	a.sendTo(b)
+	// Syncthing's copy of the same journal beside it.
+	dir := filepath.Join(b.home, journal.Dir)
+	data, err := os.ReadFile(filepath.Join(dir, a.id()+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, a.id()+".sync-conflict-20261127-101500-ABCDEFG.jsonl"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := journal.Replay(ctx, b.ws.State, b.home, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Files != 2 || res.Applied != 2 || res.Seen != 2 {
+		t.Errorf("replay of a journal and its copy: %+v, want 2 applied and 2 seen", res)
+	}
+	if hist, _ := b.profile().History(ctx); len(hist) != 2 || b.get("user.pref.drink") != "coffee" {
+		t.Errorf("history after a journal and its copy: %d changes, want 2", len(hist))
+	}
+}
