@@ -10,6 +10,7 @@ import (
 	"agent/core/forget"
 	"agent/core/importer"
 	"agent/core/jobs"
+	"agent/core/journal"
 	"agent/core/mcp"
 	"agent/core/memrev"
 	"agent/core/reminders"
@@ -47,6 +48,8 @@ func stateMigrations() []statedb.Set {
 		{Component: "skills", Files: skills.Migrations},
 		{Component: "importer", Files: importer.Migrations},
 		{Component: "forget", Files: forget.Migrations},
+		// Last: its triggers watch profile's, reminders' and jobs' tables.
+		{Component: "journal", Files: journal.Migrations},
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"agent/core/journal"
 	"agent/memory/confined"
 )
 
@@ -35,6 +36,9 @@ var ErrNoWorkspace = errors.New("no workspace")
 type Workspace struct {
 	Home  string
 	State *sql.DB
+	// JournalErr is why the other devices' journals could not be read at
+	// open (core/journal): the command goes on with what this device has.
+	JournalErr error
 }
 
 // ResolveHome picks the workspace directory: the --home flag, else
@@ -80,11 +84,31 @@ func Open(ctx context.Context, home string) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Workspace{Home: home, State: db}, nil
+	ws := &Workspace{Home: home, State: db}
+	ws.syncJournal(ctx)
+	return ws, nil
 }
 
-// Close releases the database handle.
-func (w *Workspace) Close() error { return w.State.Close() }
+// syncJournal appends what this device changed and has not yet written,
+// then folds in what other devices wrote: records that arrived by git or a
+// file-sync tool are seen by the next command. Without news it is a stat
+// per journal.
+func (w *Workspace) syncJournal(ctx context.Context) {
+	if _, err := journal.Sync(ctx, w.State, w.Home, time.Now); err != nil {
+		w.JournalErr = err
+	}
+}
+
+// Close appends this process's changes to the records to the device's
+// journal, then releases the database handle. A change it could not append
+// stays in state.db's outbox for the next command.
+func (w *Workspace) Close() error {
+	ferr := journal.Flush(context.Background(), w.State, w.Home, time.Now)
+	if err := w.State.Close(); err != nil {
+		return err
+	}
+	return ferr
+}
 
 // InitResult says what Init created; existing files are never touched.
 type InitResult struct {
@@ -135,7 +159,9 @@ func Init(ctx context.Context, home string) (*Workspace, *InitResult, error) {
 	if errors.Is(statErr, os.ErrNotExist) {
 		res.Created = append(res.Created, StateFile)
 	}
-	return &Workspace{Home: home, State: db}, res, nil
+	ws := &Workspace{Home: home, State: db}
+	ws.syncJournal(ctx)
+	return ws, res, nil
 }
 
 // lockExclusive takes an advisory flock on path (gofrs/flock), polling

@@ -129,3 +129,15 @@ echo
 # recall of the same questions in three languages, and a build of 10,000
 # mixed-language notes (BASE_BIN=<an older agent> adds its figures beside).
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-multilingual.sh"
+
+# Journal (core/journal, docs/decisions-journal.md): a device reading a year
+# of another's changes (5,000 entries) for the first time, and what every
+# command pays when no journal changed (three devices' journals, a year each).
+echo >&2 "bench.sh: journal replay"
+echo
+echo "| journal | time |"
+echo "|---|---|"
+(cd "$root" && go test -tags "$tags" -run '^$' -bench 'JournalReplayYear' -benchtime 5x ./core/journal/ &&
+    go test -tags "$tags" -run '^$' -bench 'JournalNoChange' ./core/journal/) |
+    awk '/^BenchmarkJournalReplayYear/ { printf "| replay of a year (5,000 entries) | %.0f ms |\n", $3 / 1e6 }
+         /^BenchmarkJournalNoChange/   { printf "| no-change check at a command'"'"'s start | %.0f µs |\n", $3 / 1e3 }'

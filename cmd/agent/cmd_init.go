@@ -61,10 +61,10 @@ func (a *app) initCommand() *cli.Command {
 				return err
 			}
 			defer ws.Close()
-			if replay := a.journalReplay(home); cmd.String("from") != "" && replay != nil {
-				if err := replay(ctx); err != nil {
-					return err
-				}
+			// Init replayed the journals the clone brought (the other
+			// devices' profile records, reminders and jobs).
+			if ws.JournalErr != nil {
+				a.warnf("%v; the next command tries again", ws.JournalErr)
 			}
 			if err := a.initProfile(ctx, profile.NewStore(ws.State, a.now), names); err != nil {
 				return err

@@ -18,8 +18,12 @@ import (
 
 func (a *app) mcpCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "mcp",
-		Usage:  "integrations: MCP servers whose tools the assistant may use (<home>/mcp.json)",
+		Name:  "mcp",
+		Usage: "integrations: MCP servers whose tools the assistant may use (<home>/mcp.json)",
+		Description: "Approvals (approve, and add's own) and allow/deny decisions are kept in this\n" +
+			"machine's state.db and do not travel to your other devices with the profile,\n" +
+			"reminders and jobs: a server approved on one machine must be approved, and its\n" +
+			"tools allowed, on each (docs/decisions-journal.md).",
 		Action: a.requireSubcommand,
 		Commands: []*cli.Command{
 			{

@@ -35,6 +35,12 @@ func (a *app) syncCommand() *cli.Command {
 				return err
 			}
 			a.foldCopies(ctx, home) // a folder also shared by a file-sync tool
+			// This device's record changes are in its journal before the
+			// commit (each command appends them at close; a crash's are
+			// appended here).
+			if err := a.journalReplay(home)(ctx); err != nil {
+				a.warnf("journal: %v; the next sync carries what was not written", err)
+			}
 			o, err := a.syncOptions(home)
 			if err != nil {
 				return err
@@ -75,10 +81,19 @@ func (a *app) syncOptions(home string) (devsync.Options, error) {
 }
 
 // journalReplay folds every device's journal (profile, reminders, jobs)
-// into this device's state.db after a sync or a clone brought files in.
-// The journal package plugs in here; until then nothing is replayed.
+// into this device's state.db after a sync or a file-sync tool brought
+// journal lines in: opening the workspace appends this device's changes
+// not yet written and replays the others' (core/journal, at core.Open);
+// closing it appends what the replay itself changed.
 func (a *app) journalReplay(home string) func(context.Context) error {
-	return nil
+	return func(ctx context.Context) error {
+		ws, err := core.Open(ctx, home)
+		if err != nil {
+			return err
+		}
+		jerr := ws.JournalErr
+		return errors.Join(jerr, ws.Close())
+	}
 }
 
 // warnConflicts names the places where both devices changed the same
@@ -113,8 +128,8 @@ func (a *app) foldCopies(ctx context.Context, home string) {
 	}
 	a.warnConflicts(home, into)
 	// A journal that gained another device's lines is replayed, as after a sync.
-	if replay := a.journalReplay(home); journals && replay != nil {
-		if err := replay(ctx); err != nil {
+	if journals {
+		if err := a.journalReplay(home)(ctx); err != nil {
 			a.warnf("replay the journals: %v", err)
 		}
 	}

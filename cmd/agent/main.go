@@ -295,11 +295,18 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Conflict copies a file-sync tool left are merged first, so that the
+	// journals the open replays are whole.
+	a.foldCopies(ctx, home)
 	ws, err := core.Open(ctx, home)
 	if err != nil {
 		return nil, err
 	}
-	a.foldCopies(ctx, home)
+	if ws.JournalErr != nil {
+		// The command goes on with what this device has; what was not
+		// written or read stays for the next command.
+		a.warnf("%v; the next command tries again", ws.JournalErr)
+	}
 	// A forget a kill -9 interrupted is finished (or undone) before
 	// anything reads what it was changing; without one this is a stat.
 	li := &lazyIndex{a: a, home: home}

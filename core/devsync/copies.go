@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"agent/core/journal"
 	"agent/memory"
 )
 
@@ -54,11 +55,19 @@ func FoldCopies(home string) ([]Folded, error) {
 				continue
 			}
 			fo := Folded{Copy: copyRel, Into: rel}
-			err := memory.Locked(home, func() error {
+			merge := func() error {
 				var err error
 				fo.Conflicts, err = fold(home, copyRel, rel)
 				return err
-			})
+			}
+			// A journal is appended under its own lock (core/journal), the
+			// memory files under memory's: the fold holds the one its
+			// original's writers take.
+			lock := memory.Locked
+			if isJournal(rel) {
+				lock = journal.Locked
+			}
+			err := lock(home, merge)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("merge %s into %s: %w", copyRel, rel, err))
 				continue

@@ -1,0 +1,198 @@
+package journal
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Result says what a replay did.
+type Result struct {
+	Files   int // journals read (changed since the last look)
+	Applied int // entries that set a record
+	Lost    int // entries older than the record's value: kept in history
+	Seen    int // entries applied before (a file read again)
+	Bad     int // complete lines that are not entries (skipped)
+}
+
+type readState struct {
+	size, mtime, offset int64
+	hash                string
+}
+
+// Replay folds every other device's journal into state.db. A journal is
+// read only when its size or mtime differ from the last look, and from
+// where that look stopped when the bytes before it are unchanged; a last
+// line without its newline is a write in progress (or cut by a crash) and
+// is left for the next look. Each file is applied in one transaction with
+// the note of how far it was read, and every entry is applied once.
+func Replay(ctx context.Context, db *sql.DB, home string, now func() time.Time) (Result, error) {
+	if now == nil {
+		now = time.Now
+	}
+	var res Result
+	dir := filepath.Join(home, Dir)
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return res, nil
+	}
+	if err != nil {
+		return res, fmt.Errorf("journal: %w", err)
+	}
+	// Which journal is this device's own: read without a write
+	// transaction, unless it is to be made (first use, or state.db moved).
+	var own, machine string
+	switch err := db.QueryRowContext(ctx, qDevice).Scan(&own, new(string), &machine, new(int64), new(int64)); {
+	case errors.Is(err, sql.ErrNoRows) || err == nil && machine != machineOf(home):
+		d, err := DeviceOf(ctx, db, home)
+		if err != nil {
+			return res, fmt.Errorf("journal: %w", err)
+		}
+		own = d.ID
+	case err != nil:
+		return res, fmt.Errorf("journal: %w", err)
+	}
+	states, err := readStates(ctx, db)
+	if err != nil {
+		return res, err
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !isJournal(name) || name == own+".jsonl" || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue // gone since the listing
+		}
+		st, ok := states[name]
+		if ok && st.size == info.Size() && st.mtime == info.ModTime().UnixNano() {
+			continue
+		}
+		if err := replayFile(ctx, db, home, name, own, st, now, &res); err != nil {
+			return res, err
+		}
+		res.Files++
+	}
+	return res, nil
+}
+
+func readStates(ctx context.Context, db *sql.DB) (map[string]readState, error) {
+	rows, err := db.QueryContext(ctx, qReadStates)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]readState{}
+	for rows.Next() {
+		var name string
+		var st readState
+		if err := rows.Scan(&name, &st.size, &st.mtime, &st.offset, &st.hash); err != nil {
+			return nil, fmt.Errorf("journal: %w", err)
+		}
+		out[name] = st
+	}
+	return out, rows.Err()
+}
+
+func hashOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func replayFile(ctx context.Context, db *sql.DB, home, name, own string, st readState, now func() time.Time, res *Result) error {
+	path := filepath.Join(home, Dir, name)
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	data, err := readAll(f, info.Size())
+	if err != nil {
+		return fmt.Errorf("journal: read %s: %w", path, err)
+	}
+	start := int64(0)
+	if st.offset > 0 && st.offset <= int64(len(data)) && hashOf(data[:st.offset]) == st.hash {
+		start = st.offset
+	}
+	end := int64(bytes.LastIndexByte(data, '\n') + 1)
+	if end < start {
+		end = start
+	}
+	return inTx(ctx, db, func(tx *sql.Tx) error {
+		d, err := device(ctx, tx, home)
+		if err != nil {
+			return err
+		}
+		// A change made here and not yet appended (another process is
+		// between its write and its Close) is stamped before the other
+		// device's are seen: stamped after, it would sort after a newer
+		// change that this replay is about to apply over it, and the two
+		// devices would end with different values.
+		if err := stamp(ctx, tx, &d, now); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, qBeginApplying); err != nil {
+			return err
+		}
+		a := applier{tx: tx, now: now()}
+		defer a.close()
+		for line := range bytes.Lines(data[start:end]) {
+			var e Entry
+			if err := json.Unmarshal(line, &e); err != nil || !e.valid() {
+				res.Bad++
+				continue
+			}
+			if e.HLC.Device == own {
+				continue
+			}
+			d.see(e.HLC)
+			if err := a.apply(ctx, e, res); err != nil {
+				return fmt.Errorf("journal: %s: %s %s: %w", name, e.Kind, e.Key, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, qEndApplying); err != nil {
+			return err
+		}
+		if err := d.save(ctx, tx); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, qSetRead, name, info.Size(), info.ModTime().UnixNano(), end, hashOf(data[:end]))
+		return err
+	})
+}
+
+// readAll reads a file whose size is known without growing a buffer.
+func readAll(f *os.File, size int64) ([]byte, error) {
+	buf := make([]byte, size)
+	n, err := f.ReadAt(buf, 0)
+	if err != nil && n < len(buf) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+func (e Entry) valid() bool {
+	if e.Key == "" || e.HLC.Device == "" || e.HLC.MS <= 0 || e.HLC.C < 0 {
+		return false
+	}
+	switch e.Kind {
+	case KindProfile, KindReminder, KindJob:
+		return true
+	}
+	return false
+}
