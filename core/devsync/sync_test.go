@@ -48,7 +48,7 @@ func testOptions(home, remote string) Options {
 func needGit(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+		t.Fatal("these tests run the real git, which is not on PATH: install git")
 	}
 }
 
