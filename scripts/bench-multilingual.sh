@@ -22,7 +22,7 @@ echo
 # The Obsidian help vault itself, when a checkout is at hand (OBSIDIAN_HELP;
 # it is not shipped: the repository has no licence file).
 if [ -n "${OBSIDIAN_HELP:-}" ]; then
-    (cd "$root" && OBSIDIAN_HELP=$OBSIDIAN_HELP go test -tags "$tags" -count=1 -v -run 'TestObsidianHelpRecall$' ./index/) | grep -E '^Obsidian help'
+    (cd "$root" && OBSIDIAN_HELP=$OBSIDIAN_HELP go test -tags "$tags,obsidian" -count=1 -v -run 'TestObsidianHelpRecall$' ./index/) | grep -E '^Obsidian help'
 fi
 
 ws="$work/ws-multilingual"
