@@ -96,10 +96,16 @@ func tokenClass(r rune, c segClass) segClass {
 
 // hasSegmented reports whether s holds a character of a run kind. Every
 // such character is at least U+0E00, three bytes in UTF-8 with a lead byte
-// of 0xE0 or more: ASCII and Latin text is passed over a byte at a time.
+// of 0xE0 or more: ASCII is passed over eight bytes at a time (no byte with
+// its high bit set), other Latin text a byte at a time. Every note of an
+// English workspace goes through here, and the byte loop was 2% of its
+// build.
 func hasSegmented(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] < 0xE0 {
+		for i+8 <= len(s) && ascii8(s[i:i+8]) {
+			i += 8
+		}
+		if i >= len(s) || s[i] < 0xE0 {
 			continue
 		}
 		if r, _ := decodeRune(s, i); classOf(r) != segNone {
@@ -107,6 +113,15 @@ func hasSegmented(s string) bool {
 		}
 	}
 	return false
+}
+
+// ascii8 says whether the eight bytes of b are all ASCII; the compiler
+// makes of the shifts one load.
+func ascii8(b string) bool {
+	_ = b[7]
+	w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	return w&0x8080808080808080 == 0
 }
 
 // decodeRune is utf8.DecodeRuneInString(s[i:]) with a well-formed

@@ -235,3 +235,37 @@ func TestRawFormStaysValid(t *testing.T) {
 		}
 	}
 }
+
+// TestHasSegmentedAtEveryOffset: a run's character is seen wherever it
+// falls against the eight-byte ASCII steps, and Latin letters or a lone
+// high byte are not taken for one.
+func TestHasSegmentedAtEveryOffset(t *testing.T) {
+	for _, ch := range []string{"中", "の", "한", "ก"} {
+		for n := 0; n <= 20; n++ {
+			for at := 0; at <= n; at++ {
+				s := strings.Repeat("a", at) + ch + strings.Repeat("b", n-at)
+				if !hasSegmented(s) {
+					t.Fatalf("%q: not seen", s)
+				}
+				if hasSegmented(strings.Repeat("a", at) + "é" + strings.Repeat("b", n-at)) {
+					t.Fatalf("é at %d of %d taken for a run", at, n)
+				}
+			}
+		}
+	}
+	for _, s := range []string{"", "plain ascii text that is long enough", "caf\xc3\xa9 na\xc3\xafve", "\xe0", "abcdefg\xe0"} {
+		if hasSegmented(s) {
+			t.Errorf("%q taken for a run", s)
+		}
+	}
+}
+
+func BenchmarkHasSegmentedEnglish(b *testing.B) {
+	s := strings.Repeat("The quick brown fox jumps over the lazy dog; café at noon.\n", 200)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		if hasSegmented(s) {
+			b.Fatal("English taken for a run")
+		}
+	}
+}
