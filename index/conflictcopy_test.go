@@ -33,3 +33,16 @@ func TestConflictCopiesAreNotNotes(t *testing.T) {
 		t.Errorf("notes = %q, want %q", rels, want)
 	}
 }
+
+// TestOrdinaryNamesCostNoAllocation: every walk sees every log's name, so
+// the conflict-copy screen must pass an ordinary one without allocating,
+// and still see a copy (no capital, no space: Syncthing's without a device).
+func TestOrdinaryNamesCostNoAllocation(t *testing.T) {
+	name := []byte("2026-11-27.md")
+	if n := testing.AllocsPerRun(100, func() { isConflictCopy(name) }); n != 0 {
+		t.Fatalf("%v allocations for an ordinary name", n)
+	}
+	if isConflictCopy(name) || !isConflictCopy([]byte("2026-11-27.sync-conflict-20261127-101500.md")) {
+		t.Fatal("screen: an ordinary name taken for a copy, or a copy passed over")
+	}
+}

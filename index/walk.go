@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"io/fs"
@@ -451,15 +450,10 @@ func errText(err error) string {
 
 // isConflictCopy is a file-sync tool's conflict copy (memory.ConflictCopyOf):
 // it is merged into its original at the next command and never indexed
-// beside it, which would show every hit twice. The screen before the
-// pattern match keeps the walk free of allocations for ordinary names: a
-// copy's name always holds a space, ".sync-conflict-" or a capital letter.
+// beside it, which would show every hit twice. memory's screen keeps the
+// walk free of allocations for ordinary names.
 func isConflictCopy(name []byte) bool {
-	screen := bytes.IndexByte(name, ' ') >= 0 || bytes.Contains(name, []byte(".sync-conflict-"))
-	for _, c := range name {
-		screen = screen || ('A' <= c && c <= 'Z')
-	}
-	if !screen {
+	if !memory.MayBeConflictCopy(string(name)) {
 		return false
 	}
 	_, ok := memory.ConflictCopyOf(string(name))

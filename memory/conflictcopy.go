@@ -32,9 +32,7 @@ var conflictCopy = sync.OnceValue(func() []*regexp.Regexp {
 // a conflict copy a file-sync tool made, and of which file: such copies are
 // merged into the original and never indexed as notes of their own.
 func ConflictCopyOf(name string) (original string, ok bool) {
-	// Every copy's name holds a space, ".sync-conflict-" or a capital
-	// letter; a daily log's holds none, and is passed over without a match.
-	if !strings.ContainsAny(name, " ABCDEFGHIJKLMNOPQRSTUVWXYZ") && !strings.Contains(name, ".sync-conflict-") {
+	if !MayBeConflictCopy(name) {
 		return "", false
 	}
 	for _, re := range conflictCopy() {
@@ -44,6 +42,40 @@ func ConflictCopyOf(name string) (original string, ok bool) {
 	}
 	return "", false
 }
+
+// MayBeConflictCopy is the screen before the patterns: every copy's name
+// holds a space, a capital letter or ".sync-conflict-"; a daily log's holds
+// none and is passed over in one loop over its bytes, without a match or
+// an allocation. Every command lists the logs (FoldCopies) and every walk
+// of the index sees each name, ten thousand in a year's workspace.
+func MayBeConflictCopy(name string) bool {
+	for i := 0; i < len(name); i++ {
+		switch copyMark[name[i]] {
+		case markYes:
+			return true
+		case markDot:
+			if strings.HasPrefix(name[i:], ".sync-conflict-") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// copyMark classes the bytes MayBeConflictCopy looks for, one load a byte.
+var copyMark = func() (t [256]uint8) {
+	t[' '] = markYes
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = markYes
+	}
+	t['.'] = markDot
+	return t
+}()
+
+const (
+	markYes = 1 + iota // a space or a capital: maybe a copy
+	markDot            // maybe ".sync-conflict-"
+)
 
 // Locked runs fn holding the lock every write to MEMORY.md and the daily
 // logs takes, for a writer outside this package (the merge of a conflict

@@ -1,12 +1,17 @@
 package devsync
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
 
 	"github.com/google/renameio/v2"
 
@@ -30,8 +35,17 @@ type Folded struct {
 func FoldCopies(home string) ([]Folded, error) {
 	var out []Folded
 	var errs []error
+	seen := loadSeen(home)
+	changed := false
 	for _, dir := range []string{".", "logs", JournalDir} {
-		f, err := os.Open(filepath.Join(home, filepath.FromSlash(dir)))
+		abs := filepath.Join(home, filepath.FromSlash(dir))
+		// Taken before the listing: a copy made during it changes the
+		// folder's stamp again, and is listed next time.
+		stamp, settled := folderStamp(abs)
+		if stamp != "" && seen[dir] == stamp {
+			continue // listed before, no copy in it, no entry added or removed since
+		}
+		f, err := os.Open(abs)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -44,6 +58,16 @@ func FoldCopies(home string) ([]Folded, error) {
 		if err != nil {
 			errs = append(errs, err)
 			continue
+		}
+		clean := true
+		for _, name := range names {
+			if _, ok := memory.ConflictCopyOf(name); ok {
+				clean = false
+				break
+			}
+		}
+		if clean && settled && seen[dir] != stamp {
+			seen[dir], changed = stamp, true
 		}
 		for _, name := range names {
 			orig, ok := memory.ConflictCopyOf(name)
@@ -75,7 +99,86 @@ func FoldCopies(home string) ([]Folded, error) {
 			out = append(out, fo)
 		}
 	}
+	if changed {
+		saveSeen(home, seen)
+	}
 	return out, errors.Join(errs...)
+}
+
+// folderStamp identifies a folder's list of entries: its device, inode and
+// modification time, which every entry added, removed or renamed changes.
+// settled is false while the time is within two seconds of now: on a file
+// system that keeps whole seconds a copy made later in the same second
+// would leave the stamp as it was, so such a stamp is not remembered.
+func folderStamp(abs string) (stamp string, settled bool) {
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", false
+	}
+	dev, ino := fileID(fi)
+	mt := fi.ModTime()
+	return fmt.Sprintf("%v:%v:%d", dev, ino, mt.UnixNano()), time.Since(mt) > 2*time.Second
+}
+
+// fileID is a file's device and inode (Linux and macOS both have them).
+func fileID(fi fs.FileInfo) (dev, ino any) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Dev, st.Ino
+	}
+	return 0, 0
+}
+
+// seenFile is where this machine remembers the folder stamps FoldCopies
+// found no copy under, keyed by workspace: in the user's cache folder, not
+// the workspace, which a file-sync tool or git shares with other machines
+// whose stamps differ. Without a cache folder every command lists.
+func seenFile(home string) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	abs, err := filepath.Abs(home)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(dir, "agent", "copies-seen", hex.EncodeToString(sum[:8]))
+}
+
+// loadSeen reads the remembered stamps; a missing or unreadable file is
+// none remembered, which only costs a listing.
+func loadSeen(home string) map[string]string {
+	seen := map[string]string{}
+	p := seenFile(home)
+	if p == "" {
+		return seen
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return seen
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if dir, stamp, ok := strings.Cut(line, "\t"); ok {
+			seen[dir] = stamp
+		}
+	}
+	return seen
+}
+
+// saveSeen writes the stamps atomically; failing to is harmless (the next
+// command lists again), so it is not reported.
+func saveSeen(home string, seen map[string]string) {
+	p := seenFile(home)
+	if p == "" || os.MkdirAll(filepath.Dir(p), 0o700) != nil {
+		return
+	}
+	var b strings.Builder
+	for _, dir := range []string{".", "logs", JournalDir} {
+		if st, ok := seen[dir]; ok {
+			b.WriteString(dir + "\t" + st + "\n")
+		}
+	}
+	_ = renameio.WriteFile(p, []byte(b.String()), 0o600)
 }
 
 // foldable is a file a copy of which is merged: a workspace memory file.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Syncthing saw both devices change today's log and MEMORY.md: it kept one
@@ -47,5 +48,45 @@ func TestSyncthingConflictCopyMerged(t *testing.T) {
 	// Nothing left to do: the second run merges nothing.
 	if folded, err := FoldCopies(home); err != nil || len(folded) != 0 {
 		t.Errorf("second run: %+v, %v", folded, err)
+	}
+}
+
+// TestUnchangedFolderNotListedAgain: a folder listed without a copy in it
+// is not listed again while its stamp (device, inode, modification time)
+// stays the same — a year of logs is ten thousand names each command would
+// read — and is listed as soon as an entry added changes the stamp. The
+// copy put back under the old stamp shows the listing was skipped.
+func TestUnchangedFolderNotListedAgain(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", cache) // macOS: ~/Library/Caches
+	home := t.TempDir()
+	write(t, home, "logs/2026-11-27.md", "# 2026-11-27\n\n### 08:00\n\nbreakfast\n")
+	old := time.Now().Add(-time.Hour)
+	for _, d := range []string{home, filepath.Join(home, "logs")} {
+		if err := os.Chtimes(d, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if folded, err := FoldCopies(home); err != nil || len(folded) != 0 {
+		t.Fatalf("folded %+v, %v; want nothing", folded, err)
+	}
+	if b, err := os.ReadFile(seenFile(home)); err != nil || !strings.Contains(string(b), "logs\t") {
+		t.Fatalf("stamps remembered: %q, %v", b, err)
+	}
+	write(t, home, "logs/2026-11-27.sync-conflict-20261127-101500-ABCDEF1.md", "# 2026-11-27\n\n### 09:00\n\nlaptop at nine\n")
+	logs := filepath.Join(home, "logs")
+	if err := os.Chtimes(logs, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if folded, _ := FoldCopies(home); len(folded) != 0 {
+		t.Fatalf("folded %+v under a remembered stamp: the folder was listed again", folded)
+	}
+	now := time.Now()
+	if err := os.Chtimes(logs, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if folded, err := FoldCopies(home); err != nil || len(folded) != 1 {
+		t.Fatalf("folded %+v, %v after the folder changed; want the copy", folded, err)
 	}
 }
