@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"agent/core"
 	"agent/core/devsync"
+	"agent/core/forget"
 	"agent/core/jobs"
 	"agent/soul"
 )
@@ -76,7 +78,10 @@ func (a *app) syncOptions(home string) (devsync.Options, error) {
 		Driver: jobs.ShellQuote(exe) + " merge-file %O %A %B %P",
 		Device: device,
 		Replay: a.journalReplay(home),
-		Warn:   func(s string) { a.warnf("%s", s) },
+		AfterMerge: func(ctx context.Context, files []string) error {
+			return a.forgetAfterMerge(ctx, home, files)
+		},
+		Warn: func(s string) { a.warnf("%s", s) },
 	}, nil
 }
 
@@ -94,6 +99,59 @@ func (a *app) journalReplay(home string) func(context.Context) error {
 		jerr := ws.JournalErr
 		return errors.Join(jerr, ws.Close())
 	}
+}
+
+// forgetAfterMerge keeps what was forgotten forgotten across a merge: the
+// phrases this device forgot are replaced again in the files the merge
+// changed (another device may have written one before it heard of the
+// forget), before the journals are replayed; then the journals are
+// replayed and what another device forgot (a forget entry in its journal)
+// is searched for here and replaced. Either asks this sync to rewrite the
+// history before it pushes: the merge commit holds the phrase.
+func (a *app) forgetAfterMerge(ctx context.Context, home string, files []string) error {
+	db, err := core.OpenState(ctx, home)
+	if err != nil {
+		return err
+	}
+	again, err := forget.Again(ctx, home, db, files)
+	db.Close()
+	if err != nil {
+		return err
+	}
+	ws, err := core.Open(ctx, home)
+	if err != nil {
+		return err
+	}
+	if ws.JournalErr != nil {
+		a.warnf("%v; the next command tries again", ws.JournalErr)
+	}
+	forgot, err := a.forgetPending(ctx, home, ws.State)
+	if cerr := ws.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if len(again) > 0 || forgot {
+		return devsync.MarkRewrite(home)
+	}
+	return nil
+}
+
+// forgetPending forgets here what other devices forgot (journalled forgets
+// replayed at the open), and says whether files changed, which the next
+// sync's history must not keep.
+func (a *app) forgetPending(ctx context.Context, home string, db *sql.DB) (bool, error) {
+	li := &lazyIndex{a: a, home: home}
+	defer li.close()
+	res, err := forget.ApplyPending(ctx, home, db, li, a.now())
+	files := false
+	for _, r := range res {
+		a.infof("forgot what another device forgot: %d %s rewritten, %d stored %s changed", r.Files, plural(r.Files, "file", "files"),
+			r.Rows, plural(r.Rows, "value", "values"))
+		files = files || r.Files > 0
+	}
+	return files, err
 }
 
 // warnConflicts names the places where both devices changed the same
