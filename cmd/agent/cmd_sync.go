@@ -176,6 +176,11 @@ func (a *app) foldCopies(ctx context.Context, home string) {
 	if err != nil {
 		a.warnf("%v", err)
 	}
+	if len(folded) > 0 {
+		// A copy is merged by union, with no common version to stand on:
+		// a line this device forgot, still in the copy, came back.
+		a.forgetAgain(ctx, home, folded)
+	}
 	var into []string
 	journals := false
 	for _, f := range folded {
@@ -190,6 +195,23 @@ func (a *app) foldCopies(ctx context.Context, home string) {
 		if err := a.journalReplay(home)(ctx); err != nil {
 			a.warnf("replay the journals: %v", err)
 		}
+	}
+}
+
+// forgetAgain replaces what this device forgot in the files conflict
+// copies were merged into, before anything reads them.
+func (a *app) forgetAgain(ctx context.Context, home string, folded []devsync.Folded) {
+	db, err := core.OpenState(ctx, home)
+	if err != nil {
+		return // not a workspace yet: nothing was forgotten in it
+	}
+	defer db.Close()
+	var rels []string
+	for _, f := range folded {
+		rels = append(rels, f.Into)
+	}
+	if _, err := forget.Again(ctx, home, db, rels); err != nil {
+		a.warnf("%v", err)
 	}
 }
 
