@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -241,5 +242,64 @@ func checkNowhere(t *testing.T, home string, db *sql.DB, phrase string) {
 		if strings.Contains(strings.ToLower(string(b)), phrase) {
 			t.Errorf("%s holds the phrase", filepath.Base(f))
 		}
+	}
+}
+
+// TestAJournalAppendDuringAForgetIsKept: a line appended to a journal
+// after the forget listed it (another command's close) is neither lost
+// nor left holding the phrase: the journal is rewritten from what it holds
+// at the commit, under the journal's lock.
+func TestAJournalAppendDuringAForgetIsKept(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	rel := journal.Dir + "/0123456789abcdef.jsonl"
+	line := func(ms int, key, value string) string {
+		return fmt.Sprintf(`{"hlc":{"ms":%d,"c":0,"dev":"0123456789abcdef"},"host":"desk","kind":"profile","key":%q,"op":"set","value":%q}`+"\n", 1700000000000+ms, key, value)
+	}
+	write(t, home, rel, line(1, "user.pref.a", "the door code is blue heron"))
+	p, err := forget.Find(ctx, home, db, nil, "blue heron")
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := line(2, "user.pref.b", "Blue Heron again") + line(3, "user.pref.c", "kept as it is")
+	f, err := os.OpenFile(filepath.Join(home, rel), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(later)
+	f.Close()
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got := read(t, home, rel)
+	if holdsAnywhere(t, []byte(got), "blue heron") {
+		t.Errorf("the journal holds the phrase:\n%s", got)
+	}
+	if !strings.Contains(got, `"[forgotten] again"`) || !strings.HasSuffix(got, line(3, "user.pref.c", "kept as it is")) || strings.Count(got, "\n") != 3 {
+		t.Errorf("the lines appended meanwhile are not all there:\n%s", got)
+	}
+}
+
+// TestRecoverRollsBackAnotherDevicesForgetNotCommitted: applying another
+// device's forget, the row is there from the replay (pending) before the
+// commit; a kill before the commit must roll the staged files back, not
+// put them in place, since the state.db half never happened.
+func TestRecoverRollsBackAnotherDevicesForgetNotCommitted(t *testing.T) {
+	home, db := workspace(t)
+	before := read(t, home, "MEMORY.md")
+	if _, err := db.Exec(`INSERT INTO forgotten (id, kind, hash, salt, runes, files, rows, sessions, at, pending, journalled)
+		VALUES ('abc', 'phrase', 'ff', x'00', 3, 0, 0, 0, '2026-11-27T00:00:00Z', 1, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	write(t, home, ".forget/1", "staged")
+	write(t, home, ".forget/journal.json", `{"id":"abc","files":[{"rel":"MEMORY.md","staged":"1"}],"index":false}`)
+	if err := forget.Recover(context.Background(), home, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, home, "MEMORY.md"); got != before {
+		t.Errorf("MEMORY.md was replaced by the staged file: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".forget")); !os.IsNotExist(err) {
+		t.Error("the journal folder is still there")
 	}
 }
