@@ -89,7 +89,9 @@ func (a *app) syncOptions(home string) (devsync.Options, error) {
 // into this device's state.db after a sync or a file-sync tool brought
 // journal lines in: opening the workspace appends this device's changes
 // not yet written and replays the others' (core/journal, at core.Open);
-// closing it appends what the replay itself changed.
+// a forget another device journalled is then applied here (by its hash),
+// and when it changed files the next sync rewrites the history; closing
+// appends what the replay itself changed.
 func (a *app) journalReplay(home string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		ws, err := core.Open(ctx, home)
@@ -97,7 +99,22 @@ func (a *app) journalReplay(home string) func(context.Context) error {
 			return err
 		}
 		jerr := ws.JournalErr
-		return errors.Join(jerr, ws.Close())
+		forgot, ferr := a.forgetPending(ctx, home, ws.State)
+		if ferr == nil && forgot {
+			ferr = devsync.MarkRewrite(home)
+		}
+		return errors.Join(jerr, ferr, ws.Close())
+	}
+}
+
+// warnConflicts names the places where both devices changed the same
+// lines, so the user hears of them at the sync, not only from doctor.
+func (a *app) warnConflicts(home string, files []string) {
+	if len(files) == 0 {
+		return // nil would mean every file a merge writes
+	}
+	for _, c := range devsync.FindConflicts(home, files) {
+		a.warnf("%s:%d: both devices changed these lines; both versions are kept there (keep one, delete the note)", c.Path, c.Line)
 	}
 }
 
@@ -123,6 +140,8 @@ func (a *app) forgetAfterMerge(ctx context.Context, home string, files []string)
 		return err
 	}
 	if ws.JournalErr != nil {
+		// Not a reason to stop the sync: what was not read is read at
+		// the next command, and a forget in it applied then.
 		a.warnf("%v; the next command tries again", ws.JournalErr)
 	}
 	forgot, err := a.forgetPending(ctx, home, ws.State)
@@ -152,17 +171,6 @@ func (a *app) forgetPending(ctx context.Context, home string, db *sql.DB) (bool,
 		files = files || r.Files > 0
 	}
 	return files, err
-}
-
-// warnConflicts names the places where both devices changed the same
-// lines, so the user hears of them at the sync, not only from doctor.
-func (a *app) warnConflicts(home string, files []string) {
-	if len(files) == 0 {
-		return // nil would mean every file a merge writes
-	}
-	for _, c := range devsync.FindConflicts(home, files) {
-		a.warnf("%s:%d: both devices changed these lines; both versions are kept there (keep one, delete the note)", c.Path, c.Line)
-	}
 }
 
 // foldCopies merges the conflict copies a file-sync tool left of the
