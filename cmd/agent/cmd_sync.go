@@ -161,6 +161,16 @@ func (a *app) forgetAfterMerge(ctx context.Context, home string, files []string)
 // replayed at the open), and says whether files changed, which the next
 // sync's history must not keep.
 func (a *app) forgetPending(ctx context.Context, home string, db *sql.DB) (bool, error) {
+	if pending, err := forget.HasPending(ctx, db); err != nil || !pending {
+		return false, err
+	}
+	// The history is asked to be rewritten before the files change: a
+	// kill between the change and the mark would leave a merge commit
+	// holding the phrase to be pushed as is. (A forget that finds nothing
+	// here costs one needless rewrite, once.)
+	if err := devsync.MarkRewrite(home); err != nil {
+		return false, err
+	}
 	li := &lazyIndex{a: a, home: home}
 	defer li.close()
 	res, err := forget.ApplyPending(ctx, home, db, li, a.now())

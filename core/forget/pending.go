@@ -3,9 +3,24 @@ package forget
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
+
+// HasPending reports whether another device's forget waits to be applied
+// here: one query.
+func HasPending(ctx context.Context, db *sql.DB) (bool, error) {
+	var one int
+	err := db.QueryRowContext(ctx, `SELECT 1 FROM forgotten WHERE pending = 1 LIMIT 1`).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("forget: %w", err)
+	}
+	return true, nil
+}
 
 // ApplyPending forgets here what other devices forgot: each pending row
 // (a journal brought its id, salt, hash and length, never the phrase) is
