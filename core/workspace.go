@@ -89,6 +89,16 @@ func Open(ctx context.Context, home string) (*Workspace, error) {
 	return ws, nil
 }
 
+// OpenState opens home's state.db alone, without appending to or replaying
+// the journals: for a step that must run before the journals are read (agent
+// sync's pass of the known forgets over what a merge brought in).
+func OpenState(ctx context.Context, home string) (*sql.DB, error) {
+	if err := Locate(home); err != nil {
+		return nil, err
+	}
+	return openStateDB(ctx, filepath.Join(home, StateFile), false)
+}
+
 // syncJournal appends what this device changed and has not yet written,
 // then folds in what other devices wrote: records that arrived by git or a
 // file-sync tool are seen by the next command. Without news it is a stat

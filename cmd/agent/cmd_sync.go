@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"agent/core"
 	"agent/core/devsync"
+	"agent/core/forget"
 	"agent/core/jobs"
 	"agent/soul"
 )
@@ -76,7 +78,10 @@ func (a *app) syncOptions(home string) (devsync.Options, error) {
 		Driver: jobs.ShellQuote(exe) + " merge-file %O %A %B %P",
 		Device: device,
 		Replay: a.journalReplay(home),
-		Warn:   func(s string) { a.warnf("%s", s) },
+		AfterMerge: func(ctx context.Context, files []string) error {
+			return a.forgetAfterMerge(ctx, home, files)
+		},
+		Warn: func(s string) { a.warnf("%s", s) },
 	}, nil
 }
 
@@ -84,7 +89,9 @@ func (a *app) syncOptions(home string) (devsync.Options, error) {
 // into this device's state.db after a sync or a file-sync tool brought
 // journal lines in: opening the workspace appends this device's changes
 // not yet written and replays the others' (core/journal, at core.Open);
-// closing it appends what the replay itself changed.
+// a forget another device journalled is then applied here (by its hash),
+// and when it changed files the next sync rewrites the history; closing
+// appends what the replay itself changed.
 func (a *app) journalReplay(home string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		ws, err := core.Open(ctx, home)
@@ -92,7 +99,11 @@ func (a *app) journalReplay(home string) func(context.Context) error {
 			return err
 		}
 		jerr := ws.JournalErr
-		return errors.Join(jerr, ws.Close())
+		forgot, ferr := a.forgetPending(ctx, home, ws.State)
+		if ferr == nil && forgot {
+			ferr = devsync.MarkRewrite(home)
+		}
+		return errors.Join(jerr, ferr, ws.Close())
 	}
 }
 
@@ -107,6 +118,71 @@ func (a *app) warnConflicts(home string, files []string) {
 	}
 }
 
+// forgetAfterMerge keeps what was forgotten forgotten across a merge: the
+// phrases this device forgot are replaced again in the files the merge
+// changed (another device may have written one before it heard of the
+// forget), before the journals are replayed; then the journals are
+// replayed and what another device forgot (a forget entry in its journal)
+// is searched for here and replaced. Either asks this sync to rewrite the
+// history before it pushes: the merge commit holds the phrase.
+func (a *app) forgetAfterMerge(ctx context.Context, home string, files []string) error {
+	db, err := core.OpenState(ctx, home)
+	if err != nil {
+		return err
+	}
+	again, err := forget.Again(ctx, home, db, files)
+	db.Close()
+	if err != nil {
+		return err
+	}
+	ws, err := core.Open(ctx, home)
+	if err != nil {
+		return err
+	}
+	if ws.JournalErr != nil {
+		// Not a reason to stop the sync: what was not read is read at
+		// the next command, and a forget in it applied then.
+		a.warnf("%v; the next command tries again", ws.JournalErr)
+	}
+	forgot, err := a.forgetPending(ctx, home, ws.State)
+	if cerr := ws.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if len(again) > 0 || forgot {
+		return devsync.MarkRewrite(home)
+	}
+	return nil
+}
+
+// forgetPending forgets here what other devices forgot (journalled forgets
+// replayed at the open), and says whether files changed, which the next
+// sync's history must not keep.
+func (a *app) forgetPending(ctx context.Context, home string, db *sql.DB) (bool, error) {
+	if pending, err := forget.HasPending(ctx, db); err != nil || !pending {
+		return false, err
+	}
+	// The history is asked to be rewritten before the files change: a
+	// kill between the change and the mark would leave a merge commit
+	// holding the phrase to be pushed as is. (A forget that finds nothing
+	// here costs one needless rewrite, once.)
+	if err := devsync.MarkRewrite(home); err != nil {
+		return false, err
+	}
+	li := &lazyIndex{a: a, home: home}
+	defer li.close()
+	res, err := forget.ApplyPending(ctx, home, db, li, a.now())
+	files := false
+	for _, r := range res {
+		a.infof("forgot what another device forgot: %d %s rewritten, %d stored %s changed", r.Files, plural(r.Files, "file", "files"),
+			r.Rows, plural(r.Rows, "value", "values"))
+		files = files || r.Files > 0
+	}
+	return files, err
+}
+
 // foldCopies merges the conflict copies a file-sync tool left of the
 // memory files into their originals (a directory listing when there are
 // none). A copy it cannot merge stays, and is said; the command goes on.
@@ -117,6 +193,11 @@ func (a *app) foldCopies(ctx context.Context, home string) {
 	}
 	if err != nil {
 		a.warnf("%v", err)
+	}
+	if len(folded) > 0 {
+		// A copy is merged by union, with no common version to stand on:
+		// a line this device forgot, still in the copy, came back.
+		a.forgetAgain(ctx, home, folded)
 	}
 	var into []string
 	journals := false
@@ -132,6 +213,23 @@ func (a *app) foldCopies(ctx context.Context, home string) {
 		if err := a.journalReplay(home)(ctx); err != nil {
 			a.warnf("replay the journals: %v", err)
 		}
+	}
+}
+
+// forgetAgain replaces what this device forgot in the files conflict
+// copies were merged into, before anything reads them.
+func (a *app) forgetAgain(ctx context.Context, home string, folded []devsync.Folded) {
+	db, err := core.OpenState(ctx, home)
+	if err != nil {
+		return // not a workspace yet: nothing was forgotten in it
+	}
+	defer db.Close()
+	var rels []string
+	for _, f := range folded {
+		rels = append(rels, f.Into)
+	}
+	if _, err := forget.Again(ctx, home, db, rels); err != nil {
+		a.warnf("%v", err)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/devsync"
 	"agent/core/forget"
 )
 
@@ -314,6 +315,16 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 	if err := forget.Recover(ctx, home, ws.State, li); err != nil {
 		ws.Close()
 		return nil, err
+	}
+	// What another device forgot (its journal said so) is forgotten here
+	// before anything reads it; without such a forget this is one query.
+	if forgot, err := a.forgetPending(ctx, home, ws.State); err != nil {
+		ws.Close()
+		return nil, err
+	} else if forgot {
+		if err := devsync.MarkRewrite(home); err != nil {
+			a.warnf("%v", err)
+		}
 	}
 	a.zone = core.WorkspaceZone(ctx, ws)
 	return ws, nil

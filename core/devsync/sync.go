@@ -65,6 +65,14 @@ type Options struct {
 	// Replay folds the devices' journals into this device's state.db after
 	// a merge brought something in; nil when there is nothing to replay.
 	Replay func(context.Context) error
+	// AfterMerge runs when a round's fetch changed this device's branch
+	// (a merge, or moving onto a rewritten history), with the files that
+	// changed, before anything is pushed: what one device forgot, the
+	// merge must not bring back, and what another forgot is forgotten
+	// here before this device pushes (core/forget). What it changes in
+	// the work tree is committed; a rewrite it asks for (MarkRewrite)
+	// squashes the history before the push.
+	AfterMerge func(ctx context.Context, files []string) error
 	// Device names this machine in commit messages.
 	Device string
 	// Warn reports what sync repaired on its way (a stale lock).
@@ -132,6 +140,7 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 	prev := revision(ctx, g, upstream)
 	rewritten := false
 	for round := 0; ; round++ {
+		before := revision(ctx, g, "HEAD")
 		if _, err := g.run(ctx, "fetch", "-q", "origin"); err != nil {
 			return rep, fmt.Errorf("sync: fetch from %s: %w", rep.Remote, err)
 		}
@@ -147,6 +156,11 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 		prev = cur
 		if cur != "" {
 			if err := merge(ctx, g, upstream); err != nil {
+				return rep, err
+			}
+		}
+		if after := revision(ctx, g, "HEAD"); o.AfterMerge != nil && after != before {
+			if err := afterMerge(ctx, g, o, before, after); err != nil {
 				return rep, err
 			}
 		}
@@ -205,6 +219,30 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// afterMerge runs o.AfterMerge over the files that changed between two
+// commits and commits what it changed.
+func afterMerge(ctx context.Context, g *git, o Options, from, to string) error {
+	args := []string{"diff", "--name-only", "-z", "--no-renames", from, to}
+	if from == "" {
+		args = []string{"ls-files", "-z"}
+	}
+	out, err := g.run(ctx, args...)
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, f := range strings.Split(out, "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	if err := o.AfterMerge(ctx, files); err != nil {
+		return fmt.Errorf("sync: after the merge: %w", err)
+	}
+	_, err = commit(ctx, g, o.Device)
+	return err
 }
 
 // revision is the commit ref names, or "" when there is none.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	jrnl "agent/core/journal"
 	"agent/memory"
 	"agent/soul/revisions"
 )
@@ -38,6 +39,9 @@ type journal struct {
 	Files []stagedFile `json:"files"`
 	Units []string     `json:"units,omitempty"` // hex hashes of the index units whose vectors go
 	Index bool         `json:"index"`
+	// Journals: journals hold it; rewritten from the forgotten row's hash
+	// at the roll forward, under the journal lock.
+	Journals bool `json:"journals,omitempty"`
 }
 
 type stagedFile struct {
@@ -68,7 +72,10 @@ func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now
 	if err := recoverLocked(ctx, home, db, ix); err != nil {
 		return Result{}, err
 	}
-	j := journal{ID: newID(), Index: p.indexHas}
+	j := journal{ID: newID(), Index: p.indexHas, Journals: len(p.journals) > 0}
+	if p.remote != "" {
+		j.ID = p.remote
+	}
 	for _, u := range p.units {
 		j.Units = append(j.Units, hex.EncodeToString(u))
 	}
@@ -102,7 +109,10 @@ func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now
 	if err := rollForward(ctx, home, db, ix, j); err != nil {
 		return Result{}, fmt.Errorf("forget: committed, but finishing it failed (the next command finishes it): %w", err)
 	}
-	return Result{ID: j.ID, Files: len(p.files), Rows: len(p.rows), Sessions: len(p.sessions), Index: p.indexHas}, nil
+	if err := announce(ctx, home, db, func() time.Time { return now }); err != nil {
+		return Result{}, fmt.Errorf("forget: done here, but not yet told to the other devices (the next forget tells them): %w", err)
+	}
+	return Result{ID: j.ID, Files: len(p.files) + len(p.journals), Rows: len(p.rows), Sessions: len(p.sessions), Index: p.indexHas}, nil
 }
 
 // commit makes the plan's changes to state.db and records the forget, in
@@ -150,6 +160,15 @@ func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time)
 			}
 		}
 	}
+	if p.remote != "" {
+		// Forgotten on another device: its row came with the journal; it
+		// is done here now (the commit point of this device's part).
+		if _, err := tx.ExecContext(ctx, `UPDATE forgotten SET pending = 0, files = ?2, rows = ?3, at = ?4 WHERE id = ?1`,
+			p.remote, len(p.files)+len(p.journals), len(p.rows), now.UTC().Format(time.RFC3339)); err != nil {
+			return fmt.Errorf("forget: record: %w", err)
+		}
+		return tx.Commit()
+	}
 	kind, hash, runes := "sessions", "", 0
 	var salt []byte
 	if p.phrase != "" {
@@ -160,7 +179,7 @@ func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time)
 		hash, runes = phraseHash(salt, folded), utf8.RuneCountInString(folded)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO forgotten (id, kind, hash, salt, runes, files, rows, sessions, at)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`, id, kind, hash, salt, runes, len(p.files), len(p.rows), len(p.sessions),
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`, id, kind, hash, salt, runes, len(p.files)+len(p.journals), len(p.rows), len(p.sessions),
 		now.UTC().Format(time.RFC3339)); err != nil {
 		return fmt.Errorf("forget: record: %w", err)
 	}
@@ -214,13 +233,16 @@ func recoverLocked(ctx context.Context, home string, db *sql.DB, ix Index) error
 		return fmt.Errorf("forget: %s is damaged (%v); look at it, then remove %s", journalFile, err, journalDir)
 	}
 	var n int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM forgotten WHERE id = ?1`, j.ID).Scan(&n); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM forgotten WHERE id = ?1 AND pending = 0`, j.ID).Scan(&n); err != nil {
 		return fmt.Errorf("forget: %w", err)
 	}
 	if n == 0 {
 		return rollBack(home, j)
 	}
-	return rollForward(ctx, home, db, ix, j)
+	if err := rollForward(ctx, home, db, ix, j); err != nil {
+		return err
+	}
+	return announce(ctx, home, db, time.Now)
 }
 
 // rollBack removes what a forget that did not commit staged.
@@ -259,6 +281,11 @@ func rollForward(ctx context.Context, home string, db *sql.DB, ix Index, j journ
 			return fmt.Errorf("remove %s: %w", f.From, err)
 		}
 		if err := syncDir(filepath.Dir(old)); err != nil {
+			return err
+		}
+	}
+	if j.Journals {
+		if _, err := rewriteJournals(ctx, home, db, j.ID); err != nil {
 			return err
 		}
 	}
@@ -331,6 +358,50 @@ func syncDir(dir string) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// announce journals this device's forgets not yet told to the other
+// devices: the row's id, salt, hash and length, never the phrase. Once
+// each: a crash between the line and the flag writes it again, which
+// the other devices apply once (by the row's id).
+func announce(ctx context.Context, home string, db *sql.DB, clock func() time.Time) error {
+	rows, err := db.QueryContext(ctx, `SELECT id, hash, salt, runes FROM forgotten
+		WHERE kind = 'phrase' AND pending = 0 AND journalled = 0 AND runes > 0 ORDER BY at, id`)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		id string
+		v  jrnl.ForgetValue
+	}
+	var list []row
+	for rows.Next() {
+		var r row
+		var salt []byte
+		if err := rows.Scan(&r.id, &r.v.Hash, &salt, &r.v.Runes); err != nil {
+			rows.Close()
+			return err
+		}
+		r.v.Salt = hex.EncodeToString(salt)
+		list = append(list, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, r := range list {
+		v, err := json.Marshal(r.v)
+		if err != nil {
+			return err
+		}
+		if err := jrnl.Record(ctx, db, home, clock, jrnl.KindForget, r.id, "forget", v); err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, `UPDATE forgotten SET journalled = 1 WHERE id = ?1`, r.id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func newID() string {

@@ -1,6 +1,7 @@
 package forget
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
@@ -65,10 +66,67 @@ func contains(text, phrase string) bool {
 	return len(find(text, phrase)) > 0
 }
 
+// finder finds every non-overlapping occurrence of what is forgotten in a
+// text: a phrase typed here (find), or a phrase another device forgot, known
+// only by its hash (hashFinder).
+type finder func(text string) []span
+
+func phraseFinder(phrase string) finder {
+	return func(text string) []span { return find(text, phrase) }
+}
+
+// hashFinder finds the stretches of text, runes long, whose folded form
+// hashes (with salt) to hash: a phrase forgotten on another device, which
+// only its hash reached. One SHA-256 per character of text.
+func hashFinder(salt []byte, hash string, runes int) finder {
+	want, err := hex.DecodeString(hash)
+	if err != nil || runes <= 0 {
+		return func(string) []span { return nil }
+	}
+	return func(text string) []span {
+		if utf8.RuneCountInString(text) < runes {
+			return nil
+		}
+		var offs []int
+		var folded []rune
+		for i, r := range text {
+			offs = append(offs, i)
+			folded = append(folded, fold(r))
+		}
+		offs = append(offs, len(text))
+		h := sha256.New()
+		var sum [sha256.Size]byte
+		var buf []byte
+		var out []span
+		for i := 0; i+runes <= len(folded); {
+			buf = buf[:0]
+			for _, r := range folded[i : i+runes] {
+				buf = utf8.AppendRune(buf, r)
+			}
+			h.Reset()
+			h.Write(salt)
+			h.Write(buf)
+			if bytes.Equal(h.Sum(sum[:0]), want) {
+				out = append(out, span{offs[i], offs[i+runes]})
+				i += runes
+				continue
+			}
+			i++
+		}
+		return out
+	}
+}
+
 // replace returns text with every occurrence of phrase replaced by Marker,
 // and how many there were.
 func replace(text, phrase string) (string, int) {
-	spans := find(text, phrase)
+	return replaceFound(text, phraseFinder(phrase))
+}
+
+// replaceFound returns text with every occurrence f finds replaced by
+// Marker, and how many there were.
+func replaceFound(text string, f finder) (string, int) {
+	spans := f(text)
 	if len(spans) == 0 {
 		return text, 0
 	}

@@ -54,7 +54,10 @@ type Plan struct {
 	Kept int
 
 	phrase   string
+	find     finder // finds the phrase, or the hash another device forgot
+	remote   string // the forgotten row applied, when another device forgot it
 	files    []fileEdit
+	journals []string // journals holding it, rewritten entry by entry at the commit
 	rows     []rowEdit
 	sessions []int64  // sessions deleted whole
 	removed  []string // the logged turns they remove, for their vectors
@@ -84,7 +87,7 @@ type rowEdit struct {
 
 // Empty reports whether the plan changes nothing.
 func (p *Plan) Empty() bool {
-	return len(p.files) == 0 && len(p.rows) == 0 && len(p.sessions) == 0 && !p.indexHas
+	return len(p.files) == 0 && len(p.journals) == 0 && len(p.rows) == 0 && len(p.sessions) == 0 && !p.indexHas
 }
 
 // Index is what a forget needs of index.db (agent/index.Index).
@@ -125,28 +128,36 @@ func Find(ctx context.Context, home string, db *sql.DB, ix Index, phrase string)
 	if contains(Marker, phrase) {
 		return nil, fmt.Errorf("%q is part of the marker %s that forget leaves: %w", phrase, Marker, ErrInvalid)
 	}
-	p := &Plan{phrase: phrase}
-	if err := p.findFiles(home); err != nil {
+	p := &Plan{phrase: phrase, find: phraseFinder(phrase)}
+	if err := p.findAll(ctx, home, db, ix); err != nil {
 		return nil, err
+	}
+	return p, nil
+}
+
+// findAll fills the plan with every place p.find finds something.
+func (p *Plan) findAll(ctx context.Context, home string, db *sql.DB, ix Index) error {
+	if err := p.findFiles(home); err != nil {
+		return err
 	}
 	if err := p.findNotes(home); err != nil {
-		return nil, err
+		return err
 	}
 	if err := p.findRows(ctx, db); err != nil {
-		return nil, err
+		return err
 	}
 	p.markDigests(home)
 	if ix != nil {
-		n, units, err := ix.Matching(ctx, func(s string) bool { return contains(s, phrase) })
+		n, units, err := ix.Matching(ctx, func(s string) bool { return len(p.find(s)) > 0 })
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if n > 0 {
 			p.indexHas, p.units = true, units
 			p.Places = append(p.Places, Place{Kind: "index", Path: "index.db", Count: n})
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // findFiles plans the rewrite of every text file of the workspace holding
@@ -175,12 +186,15 @@ func (p *Plan) findFiles(home string) error {
 		// named after its title): the file is renamed, the phrase in its
 		// name replaced as in any text, so state.db's record of the path
 		// (replaced the same way) still names it.
-		to, inName := replace(rel, p.phrase)
+		if isJournal(rel) {
+			return p.findJournal(rel, data)
+		}
+		to, inName := replaceFound(rel, p.find)
 		if inName > 0 {
 			p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: inName, Note: "its name holds it: renamed " + to})
 		}
 		if !utf8.Valid(data) {
-			if bytes.Contains(bytes.ToLower(data), bytes.ToLower([]byte(p.phrase))) {
+			if p.phrase != "" && bytes.Contains(bytes.ToLower(data), bytes.ToLower([]byte(p.phrase))) {
 				p.Kept++
 				p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: 1, Note: "not text: left as it is"})
 			}
@@ -189,7 +203,7 @@ func (p *Plan) findFiles(home string) error {
 			}
 			return nil
 		}
-		if !contains(string(data), p.phrase) {
+		if len(p.find(string(data))) == 0 {
 			if inName > 0 {
 				p.files = append(p.files, fileEdit{rel: rel, to: to, old: data, new: data})
 			}
@@ -198,7 +212,7 @@ func (p *Plan) findFiles(home string) error {
 		e := fileEdit{rel: rel, to: to, old: data}
 		var out strings.Builder
 		for i, line := range splitKeep(string(data)) {
-			nl, n := replace(line, p.phrase)
+			nl, n := replaceFound(line, p.find)
 			out.WriteString(nl)
 			if n == 0 {
 				continue
@@ -260,7 +274,7 @@ func (p *Plan) findNotes(home string) error {
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 64<<10), 16<<20)
 		for n := 1; sc.Scan(); n++ {
-			if c := len(find(sc.Text(), p.phrase)); c > 0 {
+			if c := len(p.find(sc.Text())); c > 0 {
 				p.Kept++
 				p.Places = append(p.Places, Place{Kind: "notes", Path: nf.Rel, Line: n, Count: c,
 					Note: "your notes folder: never written by agent; edit it yourself"})
@@ -352,7 +366,7 @@ func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string) er
 		if err := rows.Scan(&id, &v); err != nil {
 			return err
 		}
-		nv, n := replace(v, p.phrase)
+		nv, n := replaceFound(v, p.find)
 		if n == 0 {
 			continue
 		}

@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -92,6 +93,8 @@ func (a *applier) apply(ctx context.Context, e Entry, res *Result) error {
 		err = a.reminder(ctx, e, wins)
 	case KindJob:
 		err = a.job(ctx, e, wins)
+	case KindForget:
+		err = a.forget(ctx, e)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -319,4 +322,21 @@ func (j jobValue) describe() string {
 		state = "off"
 	}
 	return fmt.Sprintf("%s (%s): %s, %s", j.Schedule, j.Zone, strings.Join(args, " "), state)
+}
+
+// forget records a phrase another device forgot, by its hash, as pending:
+// core/forget searches this device for it (ApplyPending) and replaces it as
+// a forget does. Recorded, it is never journalled again as this device's
+// own (journalled = 1); a row already here (a forget read back) is left.
+func (a *applier) forget(ctx context.Context, e Entry) error {
+	var v ForgetValue
+	if err := json.Unmarshal(e.Value, &v); err != nil {
+		return err
+	}
+	salt, err := hex.DecodeString(v.Salt)
+	if err != nil || v.Hash == "" || v.Runes <= 0 {
+		return fmt.Errorf("a forget without its hash")
+	}
+	_, err = a.exec(ctx, qInsertForgotten, e.Key, v.Hash, salt, v.Runes, a.stamp())
+	return err
 }

@@ -44,5 +44,8 @@ const (
 		failures = CASE WHEN ? THEN 0 ELSE failures END,
 		disabled_reason = CASE WHEN ? THEN '' ELSE disabled_reason END, updated_at = ? WHERE name = ?`
 	qDeleteJob = `DELETE FROM jobs WHERE name = ?`
+	// A phrase another device forgot (core/forget's table), pending here.
+	qInsertForgotten = `INSERT OR IGNORE INTO forgotten (id, kind, hash, salt, runes, files, rows, sessions, at, pending, journalled)
+		VALUES (?, 'phrase', ?, ?, ?, 0, 0, 0, ?, 1, 1)`
 	qJobChange = `INSERT INTO job_changes (job_name, action, detail, at) VALUES (?, ?, ?, ?)`
 )

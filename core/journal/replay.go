@@ -191,7 +191,7 @@ func (e Entry) valid() bool {
 		return false
 	}
 	switch e.Kind {
-	case KindProfile, KindReminder, KindJob:
+	case KindProfile, KindReminder, KindJob, KindForget:
 		return true
 	}
 	return false

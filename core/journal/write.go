@@ -66,6 +66,46 @@ func Flush(ctx context.Context, db *sql.DB, home string, now func() time.Time) e
 	})
 }
 
+// Record appends one entry made here outside the triggers (a forget, which
+// core/forget journals itself once its commit is done): stamped above
+// every stamp seen, marked applied here, appended under the lock.
+func Record(ctx context.Context, db *sql.DB, home string, now func() time.Time, kind, key, op string, value json.RawMessage) error {
+	if now == nil {
+		now = time.Now
+	}
+	var d Device
+	var h HLC
+	err := inTx(ctx, db, func(tx *sql.Tx) error {
+		var err error
+		if d, err = device(ctx, tx, home); err != nil {
+			return err
+		}
+		h = d.next(now())
+		if _, err := tx.ExecContext(ctx, qMarkApplied, h.String()); err != nil {
+			return err
+		}
+		return d.save(ctx, tx)
+	})
+	if err != nil {
+		return fmt.Errorf("journal: stamp: %w", err)
+	}
+	line, err := json.Marshal(Entry{HLC: h, Host: d.Name, Kind: kind, Key: key, Op: op, Value: value})
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	file := fileOf(home, d.ID)
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return Locked(home, func() error {
+		_, statErr := os.Stat(file)
+		if err := appendLines(file, append(line, '\n'), errors.Is(statErr, fs.ErrNotExist)); err != nil {
+			return fmt.Errorf("journal: %w", err)
+		}
+		return nil
+	})
+}
+
 // LockFile orders every write to the journals in sync/journal: this
 // device's appends, and anything that rewrites a journal (the merge of a
 // file-sync tool's conflict copy). It is a file of its own at the top of
