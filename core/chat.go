@@ -413,7 +413,8 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	// Stored under a context that Ctrl-C cannot cancel: the message must be
 	// saved even when the reply is interrupted.
 	store := context.WithoutCancel(ctx)
-	if _, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context, Opening: t.assembled.Opening}, t.request, t.assembled.FoldBefore); err != nil {
+	if _, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context, Opening: t.assembled.Opening,
+		RecallAt: t.assembled.RecallAt, Recalled: t.assembled.RecallRefs()}, t.request, t.assembled.FoldBefore); err != nil {
 		return nil, err
 	}
 

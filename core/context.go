@@ -1,6 +1,8 @@
 package core
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"strings"
@@ -59,6 +61,10 @@ type Assembled struct {
 	// Opening says Context carries the session's opening (sessionOpening):
 	// stored with the message, so later turns know it without reading it back.
 	Opening bool `json:"-"`
+	// RecallAt is the byte of Context at which its recalled passages begin
+	// (0: none): a window that folds the message replays Context[:RecallAt].
+	// Stored with the message, as Recalled's references are (RecallRefs).
+	RecallAt int `json:"-"`
 	// PrefixReuse is how many bytes of this request's messages the previous
 	// request of the session began with too (what the model can keep
 	// evaluated), of RequestBytes; 0 for a session's first request.
@@ -117,6 +123,63 @@ type Recalled struct {
 	Text      string `json:"-"`
 	// Query is the index sub-query that found it (index.Hit.Query).
 	Query string `json:"query"`
+}
+
+// RecallRef is a passage a message's context carried, as stored with the
+// message (messages.recalled): what recall needs to know that the window
+// holds it already, without reading the rendered context back.
+type RecallRef struct {
+	Path      string `json:"path,omitempty"`
+	StartLine int    `json:"start_line,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	Heading   string `json:"heading,omitempty"`
+	// SHA256 is passageHash of the fenced text.
+	SHA256 string `json:"sha256,omitempty"`
+	// Citation and Text are set instead for a passage stored before
+	// migration 0008, which took them from its fence: the citation as
+	// fenced and the fenced text (hashed when read, Sessions.messages).
+	Citation string `json:"citation,omitempty"`
+	Text     string `json:"text,omitempty"`
+}
+
+// Ref is the reference stored for a recalled passage.
+func (r Recalled) Ref() RecallRef {
+	return RecallRef{Path: r.Path, StartLine: r.StartLine, EndLine: r.EndLine, Heading: r.Heading, SHA256: passageHash(neutralise(r.Text))}
+}
+
+// RecallRefs are the references of the passages an assembled context carries.
+func (a *Assembled) RecallRefs() []RecallRef {
+	if a.RecallAt == 0 {
+		return nil
+	}
+	refs := make([]RecallRef, len(a.Recalled))
+	for i, r := range a.Recalled {
+		refs[i] = r.Ref()
+	}
+	return refs
+}
+
+// holds reports whether the reference is passage h, whose passageHash is
+// sum: the same place in the same file, or the same words anywhere.
+func (r RecallRef) holds(h Recalled, sum string) bool {
+	if sum != "" && r.SHA256 == sum {
+		return true
+	}
+	if r.Citation != "" {
+		return r.Citation == attrValue(h.Citation())
+	}
+	return r.Path == h.Path && r.StartLine == h.StartLine && r.EndLine == h.EndLine && r.Heading == h.Heading
+}
+
+// passageHash identifies a passage by its words as fenced (neutralised),
+// whatever its file or lines; "" for none.
+func passageHash(fenced string) string {
+	fenced = strings.TrimSpace(fenced)
+	if fenced == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(fenced))
+	return hex.EncodeToString(sum[:])
 }
 
 // Citation is how a hit is named to the model and the user:
@@ -356,6 +419,9 @@ func assemble(in assemblyInput) (*Assembled, error) {
 		note, a.Opening = withOpening(in.Note, in.Opening), true
 	}
 	a.Context = turnContext(note, recalled)
+	if recalled != "" {
+		a.RecallAt = len(note)
+	}
 	memLayer.Tokens = est.message(Message{Content: a.Context})
 	memLayer.Chars = len(a.Context)
 
@@ -464,7 +530,7 @@ func exchanges(stored []StoredMessage, placement string) (out []exchange, msgs i
 		case m.Role == "user":
 			e := exchange{id: m.ID, words: m.Content, before: before, msgsBefore: msgsBefore}
 			if placement == PlacementExchange {
-				e.context, e.folded, e.opening = m.Context, foldContext(m.Context), m.Opening
+				e.context, e.folded, e.opening = m.Context, m.folded(), m.Opening
 			}
 			out = append(out, e)
 		case m.Role == "assistant" && m.Content != "" && len(out) > 0:
@@ -475,13 +541,14 @@ func exchanges(stored []StoredMessage, placement string) (out []exchange, msgs i
 	return out, msgs
 }
 
-// foldContext is a stored context as an exchange the window has folded
-// replays it: its time, without the recalled passages (fitHistory).
-func foldContext(context string) string {
-	if i := strings.Index(context, "\n\n"+recallHeader); i >= 0 {
-		return context[:i]
+// folded is a stored message's context as a window that has folded it
+// replays it: its time, without the recalled passages (fitHistory), which
+// begin at RecallAt, as stored.
+func (m StoredMessage) folded() string {
+	if m.RecallAt > 0 && m.RecallAt <= len(m.Context) {
+		return m.Context[:m.RecallAt]
 	}
-	return context
+	return m.Context
 }
 
 // statusMark tells the model a reply it reads back did not finish.
@@ -735,7 +802,7 @@ func windowCarries(stored []StoredMessage, w window, placement string) []StoredM
 			continue
 		}
 		if placement != PlacementExchange || m.ID < w.open {
-			m.Context = ""
+			m.Context, m.Recalled = "", nil
 		}
 		out = append(out, m)
 	}
@@ -743,18 +810,20 @@ func windowCarries(stored []StoredMessage, w window, placement string) []StoredM
 }
 
 // inWindow reports whether a hit is already in the window, so that the
-// history never holds a passage twice: recalled for an earlier message (its
-// citation, or its text, is in a stored context the window replays); one of
-// this session's logged turns whose exchange the window carries (a logged
-// turn the window has dropped is recalled like any other memory); or text
-// that holds a window message's opening (long enough to be distinctive).
+// history never holds a passage twice: recalled for an earlier message (the
+// same passage, or the same words, is among the references stored with a
+// context the window replays, RecallRef); one of this session's logged
+// turns whose exchange the window carries (a logged turn the window has
+// dropped is recalled like any other memory); or text that holds a window
+// message's opening (long enough to be distinctive).
 func inWindow(h Recalled, window []StoredMessage, session string) bool {
-	cited := "source=\"" + neutralise(h.Citation()) + "\""
-	text := strings.TrimSpace(neutralise(h.Text))
+	sum := passageHash(neutralise(h.Text))
 	own := session != "" && strings.HasSuffix(h.Heading, memory.TurnHeadingMark+session)
 	for _, m := range window {
-		if m.Context != "" && (strings.Contains(m.Context, cited) || text != "" && strings.Contains(m.Context, text)) {
-			return true
+		for _, r := range m.Recalled {
+			if r.holds(h, sum) {
+				return true
+			}
 		}
 		body := strings.TrimSpace(m.Content)
 		if own {

@@ -39,12 +39,17 @@ type StoredMessage struct {
 	Context string `json:"context"`
 	// Opening says that Context holds the session's opening
 	// (sessionOpening), as assemble put it there.
-	Opening         bool       `json:"-"`
-	ToolCalls       []ToolCall `json:"tool_calls"` // assistant messages that called tools
-	ToolName        string     `json:"tool_name"`  // tool results
-	PromptEvalCount int        `json:"prompt_eval_count"`
-	EvalCount       int        `json:"eval_count"`
-	CreatedAt       time.Time  `json:"created_at"`
+	Opening bool `json:"-"`
+	// RecallAt and Recalled are where in Context its recalled passages
+	// begin (0: none) and which they are, as assemble recorded them
+	// (Assembled.RecallAt, RecallRefs; migration 0008).
+	RecallAt        int         `json:"-"`
+	Recalled        []RecallRef `json:"-"`
+	ToolCalls       []ToolCall  `json:"tool_calls"` // assistant messages that called tools
+	ToolName        string      `json:"tool_name"`  // tool results
+	PromptEvalCount int         `json:"prompt_eval_count"`
+	EvalCount       int         `json:"eval_count"`
+	CreatedAt       time.Time   `json:"created_at"`
 	// CharsBefore and MsgsBefore are where the message stands in its
 	// session: the transcriptChars of every message before it, and how
 	// many before it are carried (migration 0004 keeps both).
@@ -128,8 +133,8 @@ const (
 		END, ?2, ?3, ?4
 		RETURNING id, name, created_at, updated_at`
 	sqlSessionTouch   = `UPDATE sessions SET updated_at = ?, model = ?, turns = turns + (? = 'user') WHERE id = ?`
-	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlMessageColumns = `id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, chars_before, msgs_before`
+	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, recall_at, recalled) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlMessageColumns = `id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, chars_before, msgs_before, recall_at, recalled`
 	sqlMessagesOfSess = `SELECT ` + sqlMessageColumns + ` FROM messages WHERE session_id = ? ORDER BY id`
 	// A page of a session's messages before ?2, newest first, by the
 	// messages_by_session index.
@@ -351,14 +356,31 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 	// redacted from the turn (Chat.prepare), which compares it so.
 	m.Content, _ = secrets.Redact(m.Content)
 	calls, _ = secrets.Redact(calls)
-	m.Context, _ = secrets.Redact(m.Context)
+	// The context is redacted in its two parts, so that RecallAt still
+	// says where the recalled passages begin.
+	if m.RecallAt > 0 && m.RecallAt <= len(m.Context) {
+		note, _ := secrets.Redact(m.Context[:m.RecallAt])
+		passages, _ := secrets.Redact(m.Context[m.RecallAt:])
+		m.Context, m.RecallAt = note+passages, len(note)
+	} else {
+		m.Context, _ = secrets.Redact(m.Context)
+		m.RecallAt = 0
+	}
+	recalled := ""
+	if len(m.Recalled) > 0 {
+		b, err := json.Marshal(m.Recalled)
+		if err != nil {
+			return 0, err
+		}
+		recalled, _ = secrets.Redact(string(b))
+	}
 	now := st.now().UTC().Format(time.RFC3339Nano)
 	tx, err := st.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, sqlMessageInsert, s.ID, m.Role, m.Content, calls, m.ToolName, m.Status, m.PromptEvalCount, m.EvalCount, now, m.Context, m.Opening)
+	res, err := tx.ExecContext(ctx, sqlMessageInsert, s.ID, m.Role, m.Content, calls, m.ToolName, m.Status, m.PromptEvalCount, m.EvalCount, now, m.Context, m.Opening, m.RecallAt, recalled)
 	if err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
 	}
@@ -389,9 +411,19 @@ func (st *Sessions) messages(ctx context.Context, s Session, out []StoredMessage
 	defer rows.Close()
 	for rows.Next() {
 		var m StoredMessage
-		var calls, created string
-		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context, &m.Opening, &m.CharsBefore, &m.MsgsBefore); err != nil {
+		var calls, created, recalled string
+		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context, &m.Opening, &m.CharsBefore, &m.MsgsBefore, &m.RecallAt, &recalled); err != nil {
 			return nil, fmt.Errorf("read session %s: %w", s.Name, err)
+		}
+		if recalled != "" {
+			if err := json.Unmarshal([]byte(recalled), &m.Recalled); err != nil {
+				return nil, fmt.Errorf("read session %s: message %d: recalled: %w", s.Name, m.ID, err)
+			}
+			for i, r := range m.Recalled {
+				if r.Text != "" { // stored before migration 0008: hashed here
+					m.Recalled[i].SHA256, m.Recalled[i].Text = passageHash(r.Text), ""
+				}
+			}
 		}
 		if calls != "" {
 			if err := json.Unmarshal([]byte(calls), &m.ToolCalls); err != nil {

@@ -89,7 +89,7 @@ func TestFoldsKeepTheWindowLongAndTheCostFlat(t *testing.T) {
 		}
 		in.FoldBefore = a.FoldBefore // as chat stores it with the message
 		id++
-		in.History = append(in.History, StoredMessage{ID: id, Role: "user", Content: in.Message, Context: a.Context})
+		in.History = append(in.History, StoredMessage{ID: id, Role: "user", Content: in.Message, Context: a.Context, RecallAt: a.RecallAt, Recalled: a.RecallRefs()})
 		id++
 		in.History = append(in.History, StoredMessage{ID: id, Role: "assistant", Content: fmt.Sprintf("Noted, turn %d.", turn)})
 		prev = req + "assistant\x00" + fmt.Sprintf("Noted, turn %d.", turn) + "\x00"
@@ -109,7 +109,7 @@ func BenchmarkAssembleFullWindow(b *testing.B) {
 	ctx := "[sent Sun 22 Nov 2026 09:30]\n\n" + recallHeader + "\n<memory source=\"logs/2026-11-20.md:3-5\">\n" + strings.Repeat("a note about the trip ", 20) + "\n</memory>\n"
 	for i := range 400 {
 		in.History = append(in.History,
-			StoredMessage{ID: int64(2*i + 1), Role: "user", Content: fmt.Sprintf("question %d %s", i, strings.Repeat("word ", 30)), Context: ctx},
+			StoredMessage{ID: int64(2*i + 1), Role: "user", Content: fmt.Sprintf("question %d %s", i, strings.Repeat("word ", 30)), Context: ctx, RecallAt: len("[sent Sun 22 Nov 2026 09:30]")},
 			StoredMessage{ID: int64(2*i + 2), Role: "assistant", Content: fmt.Sprintf("answer %d %s", i, strings.Repeat("reply ", 60))})
 	}
 	b.ReportAllocs()
