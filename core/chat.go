@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -268,6 +269,18 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	if r.err != nil {
 		c.notify("memory recall skipped: " + r.err.Error())
 	}
+	// Which hits are this session's own logged turns is known from where
+	// its turns were logged, as stored with them.
+	var logs []string
+	for _, h := range r.hits {
+		if strings.HasPrefix(h.Path, "logs/") && !slices.Contains(logs, h.Path) {
+			logs = append(logs, h.Path)
+		}
+	}
+	ownTurns, err := c.Sessions.LoggedIn(ctx, *s, logs)
+	if err != nil {
+		return nil, err
+	}
 	if t.cpt, err = c.Sessions.CharsPerToken(ctx, c.ModelName); err != nil {
 		return nil, err
 	}
@@ -286,7 +299,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 		Prompt: p, Bootstrap: t.bootstrap, Identity: identity, IdentityCuts: identityCuts,
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
-		Recalled: r.hits, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Opening: opening, Message: message, ToolsChars: tools.BuiltinChars,
+		Recalled: r.hits, OwnTurns: ownTurns, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Opening: opening, Message: message, ToolsChars: tools.BuiltinChars,
 		Summary: compacted, SummarySource: compactedSource, ReserveSummary: reserveSummary,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
@@ -413,8 +426,9 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	// Stored under a context that Ctrl-C cannot cancel: the message must be
 	// saved even when the reply is interrupted.
 	store := context.WithoutCancel(ctx)
-	if _, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context, Opening: t.assembled.Opening,
-		RecallAt: t.assembled.RecallAt, Recalled: t.assembled.RecallRefs()}, t.request, t.assembled.FoldBefore); err != nil {
+	userID, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context, Opening: t.assembled.Opening,
+		RecallAt: t.assembled.RecallAt, Recalled: t.assembled.RecallRefs()}, t.request, t.assembled.FoldBefore)
+	if err != nil {
 		return nil, err
 	}
 
@@ -479,20 +493,21 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 		}
 	}
 	res.Reply = final.Content
-	if _, err := c.Sessions.Append(store, s, StoredMessage{Role: "assistant", Content: final.Content,
-		PromptEvalCount: res.PromptEvalCount, EvalCount: res.EvalCount}); err != nil {
+	// Logged first, so that where is stored with the reply, in its commit.
+	var span LogSpan
+	if !c.NoLog {
+		var lerr error
+		if span, lerr = c.logTurn(t, message, final.Content); lerr != nil {
+			c.notify("turn not logged: " + lerr.Error())
+		}
+	}
+	logged := span.Path != ""
+	if _, err := c.Sessions.AppendReply(store, s, StoredMessage{Role: "assistant", Content: final.Content,
+		PromptEvalCount: res.PromptEvalCount, EvalCount: res.EvalCount}, userID, span); err != nil {
 		return res, err
 	}
 	if c.NumCtx > 0 && res.PromptEvalCount >= c.NumCtx {
 		c.notify(fmt.Sprintf("the model counted %d prompt tokens, the whole num_ctx %d: it may have dropped the front of the prompt", res.PromptEvalCount, c.NumCtx))
-	}
-	logged := false
-	if !c.NoLog {
-		if err := c.logTurn(t, message, final.Content); err != nil {
-			c.notify("turn not logged: " + err.Error())
-		} else {
-			logged = true
-		}
 	}
 	if c.Memory != nil && (logged || len(res.ToolCalls) > 0) {
 		c.Memory.Wrote()
@@ -528,13 +543,17 @@ func toolCallNames(calls []ToolCall) string {
 }
 
 // logTurn appends a finished exchange to today's log so conversations become
-// searchable memory, under a "### HH:MM · session NAME" heading.
-func (c *Chat) logTurn(t *turn, message, reply string) error {
+// searchable memory, under a "### HH:MM · session NAME" heading, and says
+// where it went (stored with the turn: compaction and recall find it there).
+func (c *Chat) logTurn(t *turn, message, reply string) (LogSpan, error) {
 	who := t.agentName
 	if who == "" {
 		who = "Assistant"
 	}
 	heading := t.now.Format("15:04") + memory.TurnHeadingMark + t.session.Name
-	_, err := memory.AppendLogEntry(c.WS.Home, t.now, heading, memory.TurnEntry(message, who, reply))
-	return err
+	res, err := memory.AppendLogEntry(c.WS.Home, t.now, heading, memory.TurnEntry(message, who, reply))
+	if err != nil {
+		return LogSpan{}, err
+	}
+	return LogSpan{Path: res.Path, Start: res.StartLine, End: res.EndLine}, nil
 }

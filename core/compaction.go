@@ -85,7 +85,11 @@ func (c *Chat) compactWindow(ctx context.Context, s *Session, t *turn, model dis
 	for _, m := range stored {
 		switch {
 		case m.Role == "user":
-			turns = append(turns, compact.Turn{ID: m.ID, User: m.Content})
+			turn := compact.Turn{ID: m.ID, User: m.Content}
+			if m.Logged != nil {
+				turn.Logged = &compact.Span{Path: m.Logged.Path, Start: m.Logged.Start, End: m.Logged.End}
+			}
+			turns = append(turns, turn)
 		case m.Role == "assistant" && m.Content != "" && len(turns) > 0:
 			turns[len(turns)-1].Reply = m.Content
 		}

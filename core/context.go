@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"agent/core/printable"
-	"agent/memory"
 	"agent/prompts"
 )
 
@@ -231,9 +230,12 @@ type assemblyInput struct {
 	Profile       string
 	ProfileSource string
 	Recalled      []Recalled
-	History       []StoredMessage
-	FoldBefore    int64 // the session's fold point (Sessions.LastRequest)
-	SessionName   string
+	// OwnTurns are where this session's turns were logged, in the logs the
+	// hits come from: a hit there is one of the session's own turns.
+	OwnTurns    []LogSpan
+	History     []StoredMessage
+	FoldBefore  int64 // the session's fold point (Sessions.LastRequest)
+	SessionName string
 	// Summary is the session's compaction summary, as sent (empty: none);
 	// SummarySource names it for the layer.
 	Summary       string
@@ -412,7 +414,7 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	histLayer := w.layer
 	a.WindowStart, a.FoldBefore, a.WindowMoved = w.start, w.foldBefore, w.moved
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
-	recalled, kept, memLayer := fitRecall(est, in.Recalled, windowCarries(in.History, w, placement), in.SessionName, recallBudget)
+	recalled, kept, memLayer := fitRecall(est, in.Recalled, windowCarries(in.History, w, placement), in.OwnTurns, recallBudget)
 	a.Recalled = kept
 	note := in.Note
 	if in.Opening != "" && (placement != PlacementExchange || !w.opening) {
@@ -721,7 +723,7 @@ const recallHeader = "Recalled memory: passages from the user's own notes that m
 // fitRecall keeps the best hits that fit, whole, skipping any the window
 // already carries (see inWindow). It returns the fenced passages, or "" for
 // none.
-func fitRecall(est estimator, hits []Recalled, window []StoredMessage, session string, budget int) (string, []Recalled, Layer) {
+func fitRecall(est estimator, hits []Recalled, window []StoredMessage, ownTurns []LogSpan, budget int) (string, []Recalled, Layer) {
 	layer := Layer{Name: LayerMemory, Source: "index: no hits"}
 	kept := []Recalled{}
 	if len(hits) == 0 {
@@ -732,7 +734,7 @@ func fitRecall(est estimator, hits []Recalled, window []StoredMessage, session s
 	used := est.tokens(recallHeader)
 	dup, cut := 0, 0
 	for _, h := range hits {
-		if inWindow(h, window, session) {
+		if inWindow(h, window, ownTurns) {
 			dup++
 			continue
 		}
@@ -813,28 +815,32 @@ func windowCarries(stored []StoredMessage, w window, placement string) []StoredM
 // history never holds a passage twice: recalled for an earlier message (the
 // same passage, or the same words, is among the references stored with a
 // context the window replays, RecallRef); one of this session's logged
-// turns whose exchange the window carries (a logged turn the window has
-// dropped is recalled like any other memory); or text that holds a window
-// message's opening (long enough to be distinctive).
-func inWindow(h Recalled, window []StoredMessage, session string) bool {
+// turns (ownTurns: where they were logged) whose exchange the window
+// carries (a logged turn the window has dropped is recalled like any other
+// memory); or text that holds a window message's opening (long enough to
+// be distinctive).
+func inWindow(h Recalled, window []StoredMessage, ownTurns []LogSpan) bool {
 	sum := passageHash(neutralise(h.Text))
-	own := session != "" && strings.HasSuffix(h.Heading, memory.TurnHeadingMark+session)
+	own := false
+	for i := range ownTurns {
+		own = own || ownTurns[i].holds(h)
+	}
 	for _, m := range window {
 		for _, r := range m.Recalled {
 			if r.holds(h, sum) {
 				return true
 			}
 		}
-		body := strings.TrimSpace(m.Content)
 		if own {
-			// A logged turn is told by its user's words: replies repeat
-			// (a model's "Noted."), and one that matched would hide a
-			// dropped turn.
-			if m.Role == "user" && strings.Contains(h.Text, memory.TurnProbe(body)) {
+			// A logged turn is told by where it was logged, which is
+			// stored with its user's message: replies repeat (a model's
+			// "Noted."), and one that matched would hide a dropped turn.
+			if m.Role == "user" && m.Logged.holds(h) {
 				return true
 			}
 			continue
 		}
+		body := strings.TrimSpace(m.Content)
 		if len(body) < 24 {
 			continue
 		}

@@ -43,13 +43,16 @@ type StoredMessage struct {
 	// RecallAt and Recalled are where in Context its recalled passages
 	// begin (0: none) and which they are, as assemble recorded them
 	// (Assembled.RecallAt, RecallRefs; migration 0008).
-	RecallAt        int         `json:"-"`
-	Recalled        []RecallRef `json:"-"`
-	ToolCalls       []ToolCall  `json:"tool_calls"` // assistant messages that called tools
-	ToolName        string      `json:"tool_name"`  // tool results
-	PromptEvalCount int         `json:"prompt_eval_count"`
-	EvalCount       int         `json:"eval_count"`
-	CreatedAt       time.Time   `json:"created_at"`
+	RecallAt int         `json:"-"`
+	Recalled []RecallRef `json:"-"`
+	// Logged is where a user message's turn was logged (Path "": not
+	// logged); nil for one stored before that was kept (migration 0008).
+	Logged          *LogSpan   `json:"-"`
+	ToolCalls       []ToolCall `json:"tool_calls"` // assistant messages that called tools
+	ToolName        string     `json:"tool_name"`  // tool results
+	PromptEvalCount int        `json:"prompt_eval_count"`
+	EvalCount       int        `json:"eval_count"`
+	CreatedAt       time.Time  `json:"created_at"`
 	// CharsBefore and MsgsBefore are where the message stands in its
 	// session: the transcriptChars of every message before it, and how
 	// many before it are carried (migration 0004 keeps both).
@@ -94,6 +97,18 @@ func (m StoredMessage) MarshalJSON() ([]byte, error) {
 	}{plain(m), JSONTime(m.CreatedAt)})
 }
 
+// LogSpan is where a turn was logged: lines Start (its heading) to End of
+// a daily log.
+type LogSpan struct {
+	Path       string
+	Start, End int
+}
+
+// holds reports whether a recalled passage is (part of) the logged turn.
+func (l *LogSpan) holds(h Recalled) bool {
+	return l != nil && l.Path != "" && l.Path == h.Path && h.StartLine <= l.End && h.EndLine >= l.Start
+}
+
 // Message status values.
 const (
 	StatusComplete    = "complete"
@@ -133,8 +148,12 @@ const (
 		END, ?2, ?3, ?4
 		RETURNING id, name, created_at, updated_at`
 	sqlSessionTouch   = `UPDATE sessions SET updated_at = ?, model = ?, turns = turns + (? = 'user') WHERE id = ?`
-	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, recall_at, recalled) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlMessageColumns = `id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, chars_before, msgs_before, recall_at, recalled`
+	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, recall_at, recalled, log_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')`
+	sqlMessageColumns = `id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, chars_before, msgs_before, recall_at, recalled, log_path, log_start, log_end`
+	sqlMessageLogged  = `UPDATE messages SET log_path = ?, log_start = ?, log_end = ? WHERE id = ? AND session_id = ?`
+	// The places this session's turns were logged in the given logs (?2, a
+	// JSON list of paths).
+	sqlLoggedIn       = `SELECT log_path, log_start, log_end FROM messages WHERE session_id = ?1 AND role = 'user' AND log_path IN (SELECT value FROM json_each(?2))`
 	sqlMessagesOfSess = `SELECT ` + sqlMessageColumns + ` FROM messages WHERE session_id = ? ORDER BY id`
 	// A page of a session's messages before ?2, newest first, by the
 	// messages_by_session index.
@@ -321,7 +340,7 @@ func ValidateSessionName(name string) error {
 // Append stores one message and marks the session active. Each call is its
 // own transaction, so a message reported as stored survives a crash.
 func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (int64, error) {
-	return st.appendWith(ctx, s, m, nil)
+	return st.appendWith(ctx, s, m, nil, nil)
 }
 
 // AppendRequest is Append for a user's message that is about to be sent:
@@ -330,7 +349,20 @@ func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (in
 // where its window stops replaying recalled passages (see LastRequest; it
 // only ever moves forward).
 func (st *Sessions) AppendRequest(ctx context.Context, s *Session, m StoredMessage, request string, foldBefore int64) (int64, error) {
-	return st.appendWith(ctx, s, m, &sentRequest{request, foldBefore})
+	return st.appendWith(ctx, s, m, &sentRequest{request, foldBefore}, nil)
+}
+
+// AppendReply is Append for a turn's final reply: where the turn was
+// logged (logTurn) is recorded with its user's message userID in the same
+// transaction.
+func (st *Sessions) AppendReply(ctx context.Context, s *Session, m StoredMessage, userID int64, logged LogSpan) (int64, error) {
+	return st.appendWith(ctx, s, m, nil, &loggedTurn{userID, logged})
+}
+
+// loggedTurn is what AppendReply records with the reply.
+type loggedTurn struct {
+	userID int64
+	span   LogSpan
 }
 
 // sentRequest is what AppendRequest records with the message.
@@ -339,7 +371,7 @@ type sentRequest struct {
 	foldBefore int64
 }
 
-func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage, request *sentRequest) (int64, error) {
+func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage, request *sentRequest, logged *loggedTurn) (int64, error) {
 	calls := ""
 	if len(m.ToolCalls) > 0 {
 		b, err := json.Marshal(m.ToolCalls)
@@ -392,10 +424,42 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 			return 0, fmt.Errorf("store message: %w", err)
 		}
 	}
+	if logged != nil {
+		if _, err := tx.ExecContext(ctx, sqlMessageLogged, logged.span.Path, logged.span.Start, logged.span.End, logged.userID, s.ID); err != nil {
+			return 0, fmt.Errorf("store message: %w", err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
 	}
 	return res.LastInsertId()
+}
+
+// LoggedIn returns where the session's turns were logged in the given logs
+// (paths relative to the workspace): what recall needs to tell the
+// session's own logged turns from other memory.
+func (st *Sessions) LoggedIn(ctx context.Context, s Session, paths []string) ([]LogSpan, error) {
+	if s.ID == 0 || len(paths) == 0 {
+		return nil, nil
+	}
+	list, err := json.Marshal(paths)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.db.QueryContext(ctx, sqlLoggedIn, s.ID, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("read session %s: %w", s.Name, err)
+	}
+	defer rows.Close()
+	var out []LogSpan
+	for rows.Next() {
+		var l LogSpan
+		if err := rows.Scan(&l.Path, &l.Start, &l.End); err != nil {
+			return nil, fmt.Errorf("read session %s: %w", s.Name, err)
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
 }
 
 // Messages returns a session's whole transcript, oldest first.
@@ -412,8 +476,13 @@ func (st *Sessions) messages(ctx context.Context, s Session, out []StoredMessage
 	for rows.Next() {
 		var m StoredMessage
 		var calls, created, recalled string
-		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context, &m.Opening, &m.CharsBefore, &m.MsgsBefore, &m.RecallAt, &recalled); err != nil {
+		var logPath sql.NullString
+		var logStart, logEnd int
+		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context, &m.Opening, &m.CharsBefore, &m.MsgsBefore, &m.RecallAt, &recalled, &logPath, &logStart, &logEnd); err != nil {
 			return nil, fmt.Errorf("read session %s: %w", s.Name, err)
+		}
+		if logPath.Valid && m.Role == "user" {
+			m.Logged = &LogSpan{Path: logPath.String, Start: logStart, End: logEnd}
 		}
 		if recalled != "" {
 			if err := json.Unmarshal([]byte(recalled), &m.Recalled); err != nil {

@@ -101,6 +101,9 @@ func TestStoredSessionsReplayAfterRecallMigration(t *testing.T) {
 	}
 	checked := 0
 	for _, m := range msgs {
+		if m.Role == "user" && m.Logged != nil {
+			t.Errorf("message %d, stored before its log place was kept, has one: %+v", m.ID, m.Logged)
+		}
 		if m.Role != "user" || m.RecallAt == 0 {
 			continue
 		}
@@ -118,7 +121,7 @@ func TestStoredSessionsReplayAfterRecallMigration(t *testing.T) {
 			h := Recalled{Path: path, Heading: heading, Text: "words since changed"}
 			h.StartLine, _ = strconv.Atoi(first)
 			h.EndLine, _ = strconv.Atoi(last)
-			if !inWindow(h, []StoredMessage{m}, "") {
+			if !inWindow(h, []StoredMessage{m}, nil) {
 				t.Errorf("message %d carries %s, yet recall does not know it", m.ID, r.Citation)
 			}
 			checked++

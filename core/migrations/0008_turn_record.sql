@@ -38,3 +38,13 @@ UPDATE messages
 SET recalled = (SELECT json_group_array(json_object('citation', citation, 'text', body))
     FROM fence WHERE fence.id = messages.id AND fence.citation IS NOT NULL)
 WHERE recall_at > 0;
+
+-- Where a user message's turn was logged (core/chat.go, logTurn): its log
+-- and the lines of its entry, heading to last, so that compaction and
+-- recall find the turn by its place, not by the session's name in the
+-- log's headings. log_path is '' for a turn not logged (--no-log, or not
+-- finished) and NULL for one stored before this migration: where that
+-- was logged is not known here.
+ALTER TABLE messages ADD COLUMN log_path TEXT;
+ALTER TABLE messages ADD COLUMN log_start INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN log_end INTEGER NOT NULL DEFAULT 0;
