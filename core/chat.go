@@ -158,7 +158,15 @@ type turn struct {
 	now       time.Time // in the user's zone
 	bootstrap bool
 	tools     []tool
+	specs     []ToolSpec // of tools, as sent: built once a turn
 	agentName string
+	// input is everything the turn's context is fitted from, gathered
+	// once; last is the session's previous request. A turn that compacts
+	// fits again from them with the new summary (refit), reading nothing
+	// else again.
+	input     assemblyInput
+	last      string
+	tokens    ToolsSize
 	assembled *Assembled
 	request   string // requestText of the assembled messages
 	cpt       float64
@@ -206,10 +214,12 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	t := &turn{session: s, agentName: get("agent.name")}
 	t.bootstrap = t.agentName == "" || get("user.name") == ""
 	builtin, integrations := toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)
+	names := builtinNames(builtin, c.NoTools)
 	t.tools = append(builtin, integrations...)
 	if c.NoTools {
 		t.tools, builtin, integrations = nil, nil, nil
 	}
+	t.specs = toolSpecs(t.tools)
 
 	loc, zone := c.zone(get("user.timezone"))
 	t.now = c.Now().In(loc)
@@ -254,7 +264,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	opening := sessionOpening(started, before, loc)
 	facts := identityFacts{
 		AgentName: t.agentName, UserName: get("user.name"), Today: t.now, Zone: zone,
-		Model: c.ModelName, NumCtx: c.NumCtx, Tools: t.builtinNames(c.NoTools),
+		Model: c.ModelName, NumCtx: c.NumCtx, Tools: names,
 	}
 	for _, src := range c.Identity {
 		blocks, err := src.Identity(ctx, t.now)
@@ -303,31 +313,53 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 		Summary: compacted, SummarySource: compactedSource, ReserveSummary: reserveSummary,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
-	if t.assembled, err = assemble(in); err != nil {
+	t.input, t.last, t.tokens = in, last, tools
+	if err := t.fit(); err != nil {
 		return nil, err
 	}
-	t.assembled.Tools = tools
+	return t, nil
+}
+
+// fit assembles the turn's context from its gathered input.
+func (t *turn) fit() error {
+	a, err := assemble(t.input)
+	if err != nil {
+		return err
+	}
+	t.assembled = a
+	a.Tools = t.tokens
 	// The request text is kept (with the message) for the next turn's cache
 	// check as state.db keeps everything: with its secrets replaced. So it
 	// is compared as it is kept: a secret-shaped string in SOUL.md or the
 	// profile would otherwise end the shared prefix on every turn.
-	t.request, _ = secrets.Redact(requestText(t.assembled.Messages))
-	t.assembled.RequestBytes = len(t.request)
-	if s.ID != 0 {
-		t.assembled.PrefixReuse = sharedPrefix(last, t.request)
-		t.extends = t.assembled.PrefixReuse == len(last)
+	t.request, _ = secrets.Redact(requestText(a.Messages))
+	a.RequestBytes = len(t.request)
+	if t.session.ID != 0 {
+		a.PrefixReuse = sharedPrefix(t.last, t.request)
+		t.extends = a.PrefixReuse == len(t.last)
 	}
-	return t, nil
+	return nil
+}
+
+// refit fits the turn again after a compaction: only the session's summary
+// is read again; everything else is as gathered.
+func (c *Chat) refit(ctx context.Context, t *turn) error {
+	var err error
+	if t.input.Summary, t.input.SummarySource, err = c.loadSummary(ctx, t.session); err != nil {
+		return err
+	}
+	t.input.ReserveSummary = true
+	return t.fit()
 }
 
 // builtinNames are the names of the built-in tools offered this turn: the
 // identity section lists them; an integration's tools are summed up on
 // its own line (NAME__tool), so tens of them do not fill the section.
-func (t *turn) builtinNames(noTools bool) []string {
+func builtinNames(builtin []tool, noTools bool) []string {
 	if noTools {
 		return nil
 	}
-	return toolNames(toolSpecs(toolsFor(t.bootstrap)))
+	return toolNames(toolSpecs(builtin))
 }
 
 // requestText serializes a request's messages for comparing requests: what
@@ -414,7 +446,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	// a compaction now opens it with its summary at no further cost to the
 	// cache (after the reply, it would change the next request's start).
 	if c.AutoCompact && t.assembled.WindowMoved && c.autoCompact(ctx, s, t) {
-		if t, err = c.prepare(ctx, s, message, true); err != nil {
+		if err := c.refit(ctx, t); err != nil {
 			return nil, err
 		}
 	}
@@ -435,7 +467,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	msgs := append([]Message(nil), t.assembled.Messages...)
 	var final Reply
 	for round := 0; ; round++ {
-		req := ChatRequest{Model: c.ModelName, Messages: msgs, Tools: toolSpecs(t.tools), NumCtx: c.NumCtx,
+		req := ChatRequest{Model: c.ModelName, Messages: msgs, Tools: t.specs, NumCtx: c.NumCtx,
 			KeepAlive: c.KeepAlive, Unload: c.KeepAlive == 0, NumPredict: c.NumPredict}
 		if round >= maxToolRounds {
 			req.Tools = nil // the last rounds: the model must answer in words

@@ -102,13 +102,9 @@ func (c *Chat) compactWindow(ctx context.Context, s *Session, t *turn, model dis
 	if maxChars < 80 {
 		return nil, fmt.Errorf("%w: num_ctx %d leaves the summary no room (~%d tokens); raise --num-ctx", compact.ErrInvalid, c.NumCtx, t.assembled.SummaryRoom)
 	}
-	tz, _, err := c.Profile.Get(ctx, "user.timezone")
-	if err != nil {
-		return nil, err
-	}
-	loc, _ := c.zone(tz)
+	// t.now is in the user's zone: the turn read it once.
 	res, err := compact.Run(ctx, compact.Options{
-		Home: c.WS.Home, Mark: memory.TurnHeadingMark + s.Name, Since: s.CreatedAt.In(loc).Format("2006-01-02"),
+		Home: c.WS.Home, Mark: memory.TurnHeadingMark + s.Name, Since: s.CreatedAt.In(t.now.Location()).Format("2006-01-02"),
 		Turns: turns, Previous: prev, Model: model, NumCtx: c.NumCtx,
 		CharsPerToken: t.cpt, MaxChars: maxChars,
 		Progress: progress, Now: c.Now,

@@ -406,7 +406,13 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	// The new message's recall comes before older passages: the window's
 	// open part keeps them only while what its hits want fits beside them
 	// (a recall's share at least, all the hits at most).
-	openLimit := avail - max(msgTokens+noteTokens, messageRoom) - max(recallWant(est, in.Recalled), recallCap)
+	// Each hit is fenced once: what all of them would take decides the
+	// window's open part, and fitRecall keeps those that fit.
+	blocks := make([]string, len(in.Recalled))
+	for i, h := range in.Recalled {
+		blocks[i] = recallBlock(h)
+	}
+	openLimit := avail - max(msgTokens+noteTokens, messageRoom) - max(recallWant(est, blocks), recallCap)
 	if withSummary {
 		openLimit -= summaryLayer.Tokens
 	}
@@ -414,7 +420,7 @@ func assemble(in assemblyInput) (*Assembled, error) {
 	histLayer := w.layer
 	a.WindowStart, a.FoldBefore, a.WindowMoved = w.start, w.foldBefore, w.moved
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
-	recalled, kept, memLayer := fitRecall(est, in.Recalled, windowCarries(in.History, w, placement), in.OwnTurns, recallBudget)
+	recalled, kept, memLayer := fitRecall(est, in.Recalled, blocks, windowCarries(in.History, w, placement), in.OwnTurns, recallBudget)
 	a.Recalled = kept
 	note := in.Note
 	if in.Opening != "" && (placement != PlacementExchange || !w.opening) {
@@ -495,8 +501,11 @@ type exchange struct {
 	// (none with the layer placement); folded that context folded to its
 	// time (foldContext).
 	words, context, folded string
-	opening                bool // its context carries the session's opening
-	replies                []Message
+	// fullMsg and foldedMsg are the user's message as replayed with its
+	// context in full and folded: each joined once (fitHistory).
+	fullMsg, foldedMsg string
+	opening            bool // its context carries the session's opening
+	replies            []Message
 	// before is where the exchange begins in the session: the
 	// transcriptChars of everything before it; msgsBefore how many carried
 	// messages come before it.
@@ -506,11 +515,11 @@ type exchange struct {
 // messages are the exchange as replayed: with its context in full, or
 // folded.
 func (e exchange) messages(full bool) []Message {
-	ctx := e.folded
+	user := e.foldedMsg
 	if full {
-		ctx = e.context
+		user = e.fullMsg
 	}
-	return append([]Message{{Role: "user", Content: withContext(ctx, e.words)}}, e.replies...)
+	return append([]Message{{Role: "user", Content: user}}, e.replies...)
 }
 
 // exchanges groups a session's transcript for the window. Tool traffic is
@@ -623,9 +632,14 @@ func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget,
 	folded := make([]int, len(ex)+1) // folded[i]: exchanges i.. to the end, folded
 	extra := make([]int, len(ex))    // what exchange i's full context adds
 	for i := len(ex) - 1; i >= 0; i-- {
-		user := est.message(Message{Content: withContext(ex[i].folded, ex[i].words)})
+		ex[i].foldedMsg = withContext(ex[i].folded, ex[i].words)
+		user := est.message(Message{Content: ex[i].foldedMsg})
 		folded[i] = folded[i+1] + user + tokensOf(est, ex[i].replies)
-		extra[i] = est.message(Message{Content: withContext(ex[i].context, ex[i].words)}) - user
+		ex[i].fullMsg = ex[i].foldedMsg
+		if len(ex[i].context) != len(ex[i].folded) { // folded is a prefix of context
+			ex[i].fullMsg = withContext(ex[i].context, ex[i].words)
+			extra[i] = est.message(Message{Content: ex[i].fullMsg}) - user
+		}
 	}
 	// startOf is where the window over the first n exchanges begins (n: an
 	// empty window).
@@ -704,14 +718,15 @@ func tokensOf(est estimator, msgs []Message) int {
 	return n
 }
 
-// recallWant is what the hits would take, fenced, were there room for all.
-func recallWant(est estimator, hits []Recalled) int {
-	if len(hits) == 0 {
+// recallWant is what the hits would take, fenced (blocks), were there room
+// for all.
+func recallWant(est estimator, blocks []string) int {
+	if len(blocks) == 0 {
 		return 0
 	}
 	n := est.tokens(recallHeader)
-	for _, h := range hits {
-		n += est.tokens(recallBlock(h)) + 1
+	for _, b := range blocks {
+		n += est.tokens(b) + 1
 	}
 	return n
 }
@@ -723,7 +738,7 @@ const recallHeader = "Recalled memory: passages from the user's own notes that m
 // fitRecall keeps the best hits that fit, whole, skipping any the window
 // already carries (see inWindow). It returns the fenced passages, or "" for
 // none.
-func fitRecall(est estimator, hits []Recalled, window []StoredMessage, ownTurns []LogSpan, budget int) (string, []Recalled, Layer) {
+func fitRecall(est estimator, hits []Recalled, blocks []string, window []StoredMessage, ownTurns []LogSpan, budget int) (string, []Recalled, Layer) {
 	layer := Layer{Name: LayerMemory, Source: "index: no hits"}
 	kept := []Recalled{}
 	if len(hits) == 0 {
@@ -733,12 +748,12 @@ func fitRecall(est estimator, hits []Recalled, window []StoredMessage, ownTurns 
 	b.WriteString(recallHeader)
 	used := est.tokens(recallHeader)
 	dup, cut := 0, 0
-	for _, h := range hits {
+	for i, h := range hits {
 		if inWindow(h, window, ownTurns) {
 			dup++
 			continue
 		}
-		block := recallBlock(h)
+		block := blocks[i]
 		t := est.tokens(block) + 1
 		if used+t > budget {
 			cut++

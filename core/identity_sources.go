@@ -10,7 +10,6 @@ import (
 	"agent/core/distill"
 	"agent/core/jobs"
 	"agent/core/reminders"
-	"agent/profile"
 )
 
 // recentDigestTokens is the share of the identity section (~400 tokens in
@@ -59,12 +58,8 @@ const (
 type timeIdentity struct{ db *sql.DB }
 
 func (d timeIdentity) Identity(ctx context.Context, today time.Time) ([]IdentityBlock, error) {
-	tz, _, err := profile.NewStore(d.db, time.Now).Get(ctx, "user.timezone")
-	if err != nil {
-		return nil, err
-	}
-	loc, _ := UserZone(tz, nil)
-	pending, err := reminders.Pending(ctx, d.db, today, loc)
+	// today is in the user's zone already (the turn read it once).
+	pending, err := reminders.Pending(ctx, d.db, today, today.Location())
 	if err != nil {
 		return nil, err
 	}
