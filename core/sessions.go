@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"agent/core/window"
 	"agent/index/sqlitedb"
 	"agent/memory/secrets"
 )
@@ -28,92 +29,22 @@ type Session struct {
 	LastAssistant string `json:"last_assistant"`
 }
 
-// StoredMessage is one row of a session's transcript.
-type StoredMessage struct {
-	ID      int64  `json:"id"`
-	Role    string `json:"role"`
-	Content string `json:"content"`
-	Status  string `json:"status"` // complete, interrupted, error
-	// Context is what a user's message was sent with (its time, recalled
-	// memory): replayed before it in later requests.
-	Context string `json:"context"`
-	// Opening says that Context holds the session's opening
-	// (sessionOpening), as assemble put it there.
-	Opening bool `json:"-"`
-	// RecallAt and Recalled are where in Context its recalled passages
-	// begin (0: none) and which they are, as assemble recorded them
-	// (Assembled.RecallAt, RecallRefs; migration 0008).
-	RecallAt int         `json:"-"`
-	Recalled []RecallRef `json:"-"`
-	// Logged is where a user message's turn was logged (Path "": not
-	// logged); nil for one stored before that was kept (migration 0008).
-	Logged          *LogSpan   `json:"-"`
-	ToolCalls       []ToolCall `json:"tool_calls"` // assistant messages that called tools
-	ToolName        string     `json:"tool_name"`  // tool results
-	PromptEvalCount int        `json:"prompt_eval_count"`
-	EvalCount       int        `json:"eval_count"`
-	CreatedAt       time.Time  `json:"created_at"`
-	// CharsBefore and MsgsBefore are where the message stands in its
-	// session: the transcriptChars of every message before it, and how
-	// many before it are carried (migration 0004 keeps both).
-	CharsBefore int64 `json:"-"`
-	MsgsBefore  int64 `json:"-"`
-}
-
-// carried reports whether the history window can carry a message: a
-// user's, or an assistant's with words (the same test in SQL in migration
-// 0004).
-func carried(m StoredMessage) bool {
-	return m.Role == "user" || m.Role == "assistant" && m.Content != ""
-}
-
-// transcriptChars is what a message adds to its session's transcript as
-// the history window measures it (CharsBefore; the same sum in SQL in
-// migration 0005): a user's or an assistant's words. A user message's
-// stored context does not count: the window folds all but its newest
-// contexts (fitHistory), so the words are what decide how much of a
-// session it holds; tool traffic, which the window leaves out, nothing.
-func transcriptChars(m StoredMessage) int64 {
-	if m.Role == "user" || m.Role == "assistant" {
-		return int64(len(m.Content))
-	}
-	return 0
-}
-
 // JSONTime is how every command writes a timestamp in --json: RFC 3339 in
 // UTC, to the second ("2026-11-22T09:30:00Z").
 func JSONTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-// MarshalJSON writes the message with tool_calls always a list and its
-// timestamp as JSONTime.
-func (m StoredMessage) MarshalJSON() ([]byte, error) {
-	type plain StoredMessage
-	if m.ToolCalls == nil {
-		m.ToolCalls = []ToolCall{}
-	}
-	return json.Marshal(struct {
-		plain
-		CreatedAt string `json:"created_at"`
-	}{plain(m), JSONTime(m.CreatedAt)})
-}
-
-// LogSpan is where a turn was logged: lines Start (its heading) to End of
-// a daily log.
-type LogSpan struct {
-	Path       string
-	Start, End int
-}
-
-// holds reports whether a recalled passage is (part of) the logged turn.
-func (l *LogSpan) holds(h Recalled) bool {
-	return l != nil && l.Path != "" && l.Path == h.Path && h.StartLine <= l.End && h.EndLine >= l.Start
-}
+// A session's stored messages are the window's (core/window), which
+// replays them; these names are core's.
+type (
+	StoredMessage = window.StoredMessage
+	LogSpan       = window.LogSpan
+)
 
 // Message status values.
 const (
-	StatusComplete    = "complete"
-	StatusInterrupted = "interrupted"
-	StatusError       = "error"
+	StatusComplete    = window.StatusComplete
+	StatusInterrupted = window.StatusInterrupted
+	StatusError       = window.StatusError
 )
 
 // Sessions is the session store in state.db. Its SQL lives here and only here.
@@ -490,7 +421,7 @@ func (st *Sessions) messages(ctx context.Context, s Session, out []StoredMessage
 			}
 			for i, r := range m.Recalled {
 				if r.Text != "" { // stored before migration 0008: hashed here
-					m.Recalled[i].SHA256, m.Recalled[i].Text = passageHash(r.Text), ""
+					m.Recalled[i].SHA256, m.Recalled[i].Text = window.PassageHash(r.Text), ""
 				}
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,7 +122,7 @@ func TestStoredSessionsReplayAfterRecallMigration(t *testing.T) {
 			h := Recalled{Path: path, Heading: heading, Text: "words since changed"}
 			h.StartLine, _ = strconv.Atoi(first)
 			h.EndLine, _ = strconv.Atoi(last)
-			if !inWindow(h, []StoredMessage{m}, nil) {
+			if !slices.ContainsFunc(m.Recalled, func(r RecallRef) bool { return r.Holds(h) }) {
 				t.Errorf("message %d carries %s, yet recall does not know it", m.ID, r.Citation)
 			}
 			checked++
