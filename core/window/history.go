@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"agent/core/llm"
 )
@@ -18,25 +20,34 @@ type exchange struct {
 	// (none with the layer placement); folded that context folded to its
 	// time (foldContext).
 	words, context, folded string
-	// fullMsg and foldedMsg are the user's message as replayed with its
-	// context in full and folded: each joined once (fitHistory).
-	fullMsg, foldedMsg string
-	opening            bool // its context carries the session's opening
-	replies            []Message
+	// (The message as replayed, WithContext, is joined only for the
+	// exchanges the window keeps; the others are only measured: joinedRunes.)
+	opening bool // its context carries the session's opening
+	replies []Message
 	// before is where the exchange begins in the session: the
 	// transcriptChars of everything before it; msgsBefore how many carried
 	// messages come before it.
 	before, msgsBefore int64
 }
 
-// messages are the exchange as replayed: with its context in full, or
-// folded.
-func (e exchange) messages(full bool) []Message {
-	user := e.foldedMsg
+// appendTo appends the exchange as replayed to msgs: with its context in
+// full, or folded.
+func (e exchange) appendTo(msgs []Message, full bool) []Message {
+	ctx := e.folded
 	if full {
-		user = e.fullMsg
+		ctx = e.context
 	}
-	return append([]Message{{Role: "user", Content: user}}, e.replies...)
+	return append(append(msgs, Message{Role: "user", Content: WithContext(ctx, e.words)}), e.replies...)
+}
+
+// joinedRunes is how many runes WithContext(contextText, words) has,
+// without joining them: context is the runes of contextText without its
+// trailing newlines, words those of the words.
+func joinedRunes(context, words int, contextText string) int {
+	if contextText == "" {
+		return words
+	}
+	return context + 2 + words
 }
 
 // exchanges groups a session's transcript for the window. Tool traffic is
@@ -149,13 +160,13 @@ func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget,
 	folded := make([]int, len(ex)+1) // folded[i]: exchanges i.. to the end, folded
 	extra := make([]int, len(ex))    // what exchange i's full context adds
 	for i := len(ex) - 1; i >= 0; i-- {
-		ex[i].foldedMsg = WithContext(ex[i].folded, ex[i].words)
-		user := est.message(Message{Content: ex[i].foldedMsg})
+		words := utf8.RuneCountInString(ex[i].words)
+		f := strings.TrimRight(ex[i].folded, "\n")
+		user := est.runes(joinedRunes(utf8.RuneCountInString(f), words, ex[i].folded)) + messageOverhead
 		folded[i] = folded[i+1] + user + tokensOf(est, ex[i].replies)
-		ex[i].fullMsg = ex[i].foldedMsg
 		if len(ex[i].context) != len(ex[i].folded) { // folded is a prefix of context
-			ex[i].fullMsg = WithContext(ex[i].context, ex[i].words)
-			extra[i] = est.message(Message{Content: ex[i].fullMsg}) - user
+			c := strings.TrimRight(ex[i].context, "\n")
+			extra[i] = est.runes(joinedRunes(utf8.RuneCountInString(c), words, ex[i].context)) + messageOverhead - user
 		}
 	}
 	// startOf is where the window over the first n exchanges begins (n: an
@@ -201,8 +212,13 @@ func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget,
 		w.foldBefore = ex[len(ex)-1].id + 1
 	}
 	w.layer.Tokens = folded[start] + room
+	n := 0
 	for i := start; i < len(ex); i++ {
-		w.msgs = append(w.msgs, ex[i].messages(i >= open)...)
+		n += 1 + len(ex[i].replies)
+	}
+	w.msgs = make([]Message, 0, n)
+	for i := start; i < len(ex); i++ {
+		w.msgs = ex[i].appendTo(w.msgs, i >= open)
 		w.opening = w.opening || ex[i].opening
 		if i < open && extra[i] > 0 {
 			w.layer.Folded++

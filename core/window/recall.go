@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"strings"
 
 	"agent/core/printable"
@@ -112,7 +113,7 @@ const RecallHeader = "Recalled memory: passages from the user's own notes that m
 // fitRecall keeps the best hits that fit, whole, skipping any the window
 // already carries (see inWindow). It returns the fenced passages, or "" for
 // none.
-func fitRecall(est estimator, hits []Recalled, blocks []string, window []StoredMessage, ownTurns []LogSpan, budget int) (string, []Recalled, Layer) {
+func fitRecall(est estimator, hits []Recalled, blocks []string, window carries, ownTurns []LogSpan, budget int) (string, []Recalled, Layer) {
 	layer := Layer{Name: LayerMemory, Source: "index: no hits"}
 	kept := []Recalled{}
 	if len(hits) == 0 {
@@ -182,22 +183,22 @@ func Neutralise(s string) string { return neutraliser.Replace(s) }
 // and the tag stays whole on its one line.
 func AttrValue(s string) string { return Neutralise(printable.EscapeInvisible(s)) }
 
-// windowCarries is what of a session's transcript the window replays, as
-// stored: the user's messages and replies from w.start on, and with the
-// exchange placement the contexts of its open part (fitHistory; a folded
-// context replays only its time, and the layer placement none).
-func windowCarries(stored []StoredMessage, w window, placement string) []StoredMessage {
-	var out []StoredMessage
-	for _, m := range stored {
-		if m.ID < w.start || m.Role != "user" && m.Role != "assistant" {
-			continue
-		}
-		if placement != PlacementExchange || m.ID < w.open {
-			m.Context, m.Recalled = "", nil
-		}
-		out = append(out, m)
+// carries is what of a session's transcript the window replays, as
+// stored: the user's messages and replies from start on, and the stored
+// references of the contexts from open on (fitHistory's open part with the
+// exchange placement; a folded context replays only its time, and the
+// layer placement none). A view, not a copy: recall reads it per hit.
+type carries struct {
+	stored      []StoredMessage
+	start, open int64
+}
+
+func windowCarries(stored []StoredMessage, w window, placement string) carries {
+	c := carries{stored: stored, start: w.start, open: w.open}
+	if placement != PlacementExchange {
+		c.open = math.MaxInt64
 	}
-	return out
+	return c
 }
 
 // inWindow reports whether a hit is already in the window, so that the
@@ -208,16 +209,22 @@ func windowCarries(stored []StoredMessage, w window, placement string) []StoredM
 // carries (a logged turn the window has dropped is recalled like any other
 // memory); or text that holds a window message's opening (long enough to
 // be distinctive).
-func inWindow(h Recalled, window []StoredMessage, ownTurns []LogSpan) bool {
+func inWindow(h Recalled, window carries, ownTurns []LogSpan) bool {
 	sum := PassageHash(Neutralise(h.Text))
 	own := false
 	for i := range ownTurns {
 		own = own || ownTurns[i].holds(h)
 	}
-	for _, m := range window {
-		for _, r := range m.Recalled {
-			if r.holds(h, sum) {
-				return true
+	for i := range window.stored {
+		m := &window.stored[i]
+		if m.ID < window.start || m.Role != "user" && m.Role != "assistant" {
+			continue
+		}
+		if m.ID >= window.open {
+			for _, r := range m.Recalled {
+				if r.holds(h, sum) {
+					return true
+				}
 			}
 		}
 		if own {

@@ -28,9 +28,10 @@ func newEstimator(calibrated float64) estimator {
 	return estimator{charsPerToken: calibrated}
 }
 
-func (e estimator) tokens(s string) int {
-	return int(math.Ceil(float64(utf8.RuneCountInString(s)) / e.charsPerToken))
-}
+func (e estimator) tokens(s string) int { return e.runes(utf8.RuneCountInString(s)) }
+
+// runes is the estimate for a text of n runes.
+func (e estimator) runes(n int) int { return int(math.Ceil(float64(n) / e.charsPerToken)) }
 
 func (e estimator) message(m Message) int { return e.tokens(m.Content) + messageOverhead }
 

@@ -370,7 +370,7 @@ func Assemble(in Input) (*Assembled, error) {
 	memLayer.Chars = len(a.Context)
 
 	a.Layers = append(a.Layers, fixed[0].layer, fixed[1].layer, fixed[2].layer)
-	a.Messages = append(a.Messages, system, soulMsg, profileMsg)
+	a.Messages = append(make([]Message, 0, 6+len(w.msgs)), system, soulMsg, profileMsg)
 	if withSummary {
 		a.Layers = append(a.Layers, summaryLayer)
 		a.Messages = append(a.Messages, summaryMsg)
