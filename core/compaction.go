@@ -81,7 +81,7 @@ func (c *Chat) compactWindow(ctx context.Context, s *Session, t *turn, model dis
 		switch {
 		case m.Role == "user":
 			turn := compact.Turn{ID: m.ID, User: m.Content}
-			if m.Logged != nil {
+			if m.LogKnown {
 				turn.Logged = &compact.Span{Path: m.Logged.Path, Start: m.Logged.Start, End: m.Logged.End}
 			}
 			turns = append(turns, turn)

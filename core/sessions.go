@@ -38,6 +38,7 @@ func JSONTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 type (
 	StoredMessage = window.StoredMessage
 	LogSpan       = window.LogSpan
+	StoredRefs    = window.StoredRefs
 )
 
 // Message status values.
@@ -329,14 +330,7 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 		m.Context, _ = secrets.Redact(m.Context)
 		m.RecallAt = 0
 	}
-	recalled := ""
-	if len(m.Recalled) > 0 {
-		b, err := json.Marshal(m.Recalled)
-		if err != nil {
-			return 0, err
-		}
-		recalled, _ = secrets.Redact(string(b))
-	}
+	recalled, _ := secrets.Redact(string(m.Recalled))
 	now := st.now().UTC().Format(time.RFC3339Nano)
 	tx, err := st.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -412,18 +406,9 @@ func (st *Sessions) messages(ctx context.Context, s Session, out []StoredMessage
 		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context, &m.Opening, &m.CharsBefore, &m.MsgsBefore, &m.RecallAt, &recalled, &logPath, &logStart, &logEnd); err != nil {
 			return nil, fmt.Errorf("read session %s: %w", s.Name, err)
 		}
+		m.Recalled = StoredRefs(recalled) // scanned as a string: a named type costs a reflection
 		if logPath.Valid && m.Role == "user" {
-			m.Logged = &LogSpan{Path: logPath.String, Start: logStart, End: logEnd}
-		}
-		if recalled != "" {
-			if err := json.Unmarshal([]byte(recalled), &m.Recalled); err != nil {
-				return nil, fmt.Errorf("read session %s: message %d: recalled: %w", s.Name, m.ID, err)
-			}
-			for i, r := range m.Recalled {
-				if r.Text != "" { // stored before migration 0008: hashed here
-					m.Recalled[i].SHA256, m.Recalled[i].Text = window.PassageHash(r.Text), ""
-				}
-			}
+			m.Logged, m.LogKnown = LogSpan{Path: logPath.String, Start: logStart, End: logEnd}, true
 		}
 		if calls != "" {
 			if err := json.Unmarshal([]byte(calls), &m.ToolCalls); err != nil {

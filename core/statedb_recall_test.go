@@ -102,16 +102,20 @@ func TestStoredSessionsReplayAfterRecallMigration(t *testing.T) {
 	}
 	checked := 0
 	for _, m := range msgs {
-		if m.Role == "user" && m.Logged != nil {
+		if m.Role == "user" && m.LogKnown {
 			t.Errorf("message %d, stored before its log place was kept, has one: %+v", m.ID, m.Logged)
 		}
 		if m.Role != "user" || m.RecallAt == 0 {
 			continue
 		}
-		if n := strings.Count(m.Context[m.RecallAt:], "<memory source="); len(m.Recalled) != n || n == 0 {
-			t.Fatalf("message %d: %d references for %d fences", m.ID, len(m.Recalled), n)
+		refs, err := m.Recalled.Decode()
+		if err != nil {
+			t.Fatalf("message %d: %v", m.ID, err)
 		}
-		for _, r := range m.Recalled {
+		if n := strings.Count(m.Context[m.RecallAt:], "<memory source="); len(refs) != n || n == 0 {
+			t.Fatalf("message %d: %d references for %d fences", m.ID, len(refs), n)
+		}
+		for _, r := range refs {
 			if r.Citation == "" || r.SHA256 == "" || !strings.Contains(m.Context, `<memory source="`+r.Citation+`"`) {
 				t.Errorf("message %d: reference %+v", m.ID, r)
 			}
@@ -122,7 +126,7 @@ func TestStoredSessionsReplayAfterRecallMigration(t *testing.T) {
 			h := Recalled{Path: path, Heading: heading, Text: "words since changed"}
 			h.StartLine, _ = strconv.Atoi(first)
 			h.EndLine, _ = strconv.Atoi(last)
-			if !slices.ContainsFunc(m.Recalled, func(r RecallRef) bool { return r.Holds(h) }) {
+			if !slices.ContainsFunc(refs, func(r RecallRef) bool { return r.Holds(h) }) {
 				t.Errorf("message %d carries %s, yet recall does not know it", m.ID, r.Citation)
 			}
 			checked++

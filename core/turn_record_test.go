@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -40,10 +39,11 @@ func TestTurnStoresWhatItRecalledAndWhereItWasLogged(t *testing.T) {
 	if !strings.HasPrefix(user.Context[user.RecallAt:], "\n\n"+recallHeader) || strings.Contains(user.Context[:user.RecallAt], "<memory source=\"logs/") {
 		t.Errorf("recall stored at byte %d of\n%s", user.RecallAt, user.Context)
 	}
-	if !reflect.DeepEqual(user.Recalled, a.RecallRefs()) || user.Recalled[0].Path != "logs/2026-11-20.md" || user.Recalled[0].SHA256 == "" {
-		t.Errorf("stored references %+v, want %+v", user.Recalled, a.RecallRefs())
+	refs, err := user.Recalled.Decode()
+	if err != nil || user.Recalled != a.RecallRefs() || len(refs) == 0 || refs[0].Path != "logs/2026-11-20.md" || refs[0].SHA256 == "" {
+		t.Errorf("stored references %+v (%v), want %s", refs, err, a.RecallRefs())
 	}
-	if user.Logged == nil || user.Logged.Path != "logs/2026-11-22.md" {
+	if !user.LogKnown || user.Logged.Path != "logs/2026-11-22.md" {
 		t.Fatalf("logged at %+v, want logs/2026-11-22.md", user.Logged)
 	}
 	b, err := os.ReadFile(filepath.Join(f.home, user.Logged.Path))
@@ -55,7 +55,7 @@ func TestTurnStoresWhatItRecalledAndWhereItWasLogged(t *testing.T) {
 	if !strings.HasPrefix(entry, "### 09:30 · session work") || !strings.HasSuffix(entry, "Lisbon, on the fourth.") || !strings.Contains(entry, "when do I fly to Lisbon?") {
 		t.Errorf("lines %d-%d of the log are\n%s", user.Logged.Start, user.Logged.End, entry)
 	}
-	if last := msgs[len(msgs)-2]; last.Role != "user" || last.Logged == nil || *last.Logged != (LogSpan{}) {
+	if last := msgs[len(msgs)-2]; last.Role != "user" || !last.LogKnown || last.Logged != (LogSpan{}) {
 		t.Errorf("a turn not logged is stored as logged at %+v", last.Logged)
 	}
 }

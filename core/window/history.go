@@ -266,11 +266,13 @@ type StoredMessage struct {
 	// RecallAt and Recalled are where in Context its recalled passages
 	// begin (0: none) and which they are, as assemble recorded them
 	// (Assembled.RecallAt, RecallRefs; migration 0008).
-	RecallAt int         `json:"-"`
-	Recalled []RecallRef `json:"-"`
+	RecallAt int        `json:"-"`
+	Recalled StoredRefs `json:"-"`
 	// Logged is where a user message's turn was logged (Path "": not
-	// logged); nil for one stored before that was kept (migration 0008).
-	Logged          *LogSpan       `json:"-"`
+	// logged); LogKnown is false for one stored before that was kept
+	// (migration 0008).
+	Logged          LogSpan        `json:"-"`
+	LogKnown        bool           `json:"-"`
 	ToolCalls       []llm.ToolCall `json:"tool_calls"` // assistant messages that called tools
 	ToolName        string         `json:"tool_name"`  // tool results
 	PromptEvalCount int            `json:"prompt_eval_count"`
@@ -324,8 +326,8 @@ type LogSpan struct {
 }
 
 // holds reports whether a recalled passage is (part of) the logged turn.
-func (l *LogSpan) holds(h Recalled) bool {
-	return l != nil && l.Path != "" && l.Path == h.Path && h.StartLine <= l.End && h.EndLine >= l.Start
+func (l LogSpan) holds(h Recalled) bool {
+	return l.Path != "" && l.Path == h.Path && h.StartLine <= l.End && h.EndLine >= l.Start
 }
 
 // Message status values.

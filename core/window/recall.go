@@ -3,6 +3,7 @@ package window
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -40,20 +41,44 @@ type RecallRef struct {
 }
 
 // Ref is the reference stored for a recalled passage.
-func (r Recalled) Ref() RecallRef {
-	return RecallRef{Path: r.Path, StartLine: r.StartLine, EndLine: r.EndLine, Heading: r.Heading, SHA256: PassageHash(Neutralise(r.Text))}
+func (r Recalled) Ref() RecallRef { return r.ref(PassageHash(Neutralise(r.Text))) }
+
+// ref is Ref with the passage's hash already taken.
+func (r Recalled) ref(sum string) RecallRef {
+	return RecallRef{Path: r.Path, StartLine: r.StartLine, EndLine: r.EndLine, Heading: r.Heading, SHA256: sum}
 }
 
-// RecallRefs are the references of the passages an assembled context carries.
-func (a *Assembled) RecallRefs() []RecallRef {
-	if a.RecallAt == 0 {
-		return nil
+// RecallRefs are the references of the passages an assembled context
+// carries, as a message stores them.
+func (a *Assembled) RecallRefs() StoredRefs {
+	if a.RecallAt == 0 || len(a.Recalled) == 0 {
+		return ""
 	}
-	refs := make([]RecallRef, len(a.Recalled))
-	for i, r := range a.Recalled {
-		refs[i] = r.Ref()
+	b, _ := json.Marshal(a.refs) // plain strings and ints: cannot fail
+	return StoredRefs(b)
+}
+
+// StoredRefs are a message's references as stored (messages.recalled, a
+// JSON list): kept as stored when read, and decoded only for the messages
+// whose context the window replays in full, when recall has hits to check.
+type StoredRefs string
+
+// Decode returns the references; a passage stored before migration 0008
+// (its citation and fenced text, taken from its fence) gets its hash here.
+func (s StoredRefs) Decode() ([]RecallRef, error) {
+	if s == "" {
+		return nil, nil
 	}
-	return refs
+	var refs []RecallRef
+	if err := json.Unmarshal([]byte(s), &refs); err != nil {
+		return nil, err
+	}
+	for i, r := range refs {
+		if r.Text != "" {
+			refs[i].SHA256, refs[i].Text = PassageHash(r.Text), ""
+		}
+	}
+	return refs, nil
 }
 
 // Holds reports whether the reference is passage h: the same place in the
@@ -112,19 +137,22 @@ const RecallHeader = "Recalled memory: passages from the user's own notes that m
 
 // fitRecall keeps the best hits that fit, whole, skipping any the window
 // already carries (see inWindow). It returns the fenced passages, or "" for
-// none.
-func fitRecall(est estimator, hits []Recalled, blocks []string, window carries, ownTurns []LogSpan, budget int) (string, []Recalled, Layer) {
+// none, and the hits kept with their references.
+func fitRecall(est estimator, hits []Recalled, blocks []string, window carries, ownTurns []LogSpan, budget int) (string, []Recalled, []RecallRef, Layer) {
 	layer := Layer{Name: LayerMemory, Source: "index: no hits"}
 	kept := []Recalled{}
+	var keptRefs []RecallRef
 	if len(hits) == 0 {
-		return "", kept, layer
+		return "", kept, nil, layer
 	}
 	var b strings.Builder
 	b.WriteString(RecallHeader)
 	used := est.tokens(RecallHeader)
 	dup, cut := 0, 0
+	refs := window.refs()
 	for i, h := range hits {
-		if inWindow(h, window, ownTurns) {
+		sum := PassageHash(Neutralise(h.Text)) // once a hit
+		if inWindow(h, sum, window, refs, ownTurns) {
 			dup++
 			continue
 		}
@@ -139,6 +167,7 @@ func fitRecall(est estimator, hits []Recalled, blocks []string, window carries, 
 		used += t
 		layer.Items++
 		kept = append(kept, h)
+		keptRefs = append(keptRefs, h.ref(sum))
 	}
 	layer.Source = fmt.Sprintf("index: %d hits", len(hits))
 	if dup > 0 {
@@ -149,9 +178,9 @@ func fitRecall(est estimator, hits []Recalled, blocks []string, window carries, 
 		layer.Truncated = fmt.Sprintf("dropped %d of %d hits to fit", cut, len(hits))
 	}
 	if layer.Items == 0 {
-		return "", kept, layer
+		return "", kept, nil, layer
 	}
-	return b.String(), kept, layer
+	return b.String(), kept, keptRefs, layer
 }
 
 // RecallBlock fences one hit. Its text is neutralised so that nothing in a
@@ -193,6 +222,23 @@ type carries struct {
 	start, open int64
 }
 
+// refs are the references stored with the contexts the window replays in
+// full, decoded once a turn. One that cannot be decoded (a damaged value)
+// only loses recall its check against them.
+func (c carries) refs() []RecallRef {
+	var out []RecallRef
+	for i := range c.stored {
+		m := &c.stored[i]
+		if m.ID < c.start || m.ID < c.open || m.Role != "user" {
+			continue
+		}
+		if refs, err := m.Recalled.Decode(); err == nil {
+			out = append(out, refs...)
+		}
+	}
+	return out
+}
+
 func windowCarries(stored []StoredMessage, w window, placement string) carries {
 	c := carries{stored: stored, start: w.start, open: w.open}
 	if placement != PlacementExchange {
@@ -209,23 +255,20 @@ func windowCarries(stored []StoredMessage, w window, placement string) carries {
 // carries (a logged turn the window has dropped is recalled like any other
 // memory); or text that holds a window message's opening (long enough to
 // be distinctive).
-func inWindow(h Recalled, window carries, ownTurns []LogSpan) bool {
-	sum := PassageHash(Neutralise(h.Text))
+func inWindow(h Recalled, sum string, window carries, refs []RecallRef, ownTurns []LogSpan) bool {
 	own := false
 	for i := range ownTurns {
 		own = own || ownTurns[i].holds(h)
+	}
+	for _, r := range refs {
+		if r.holds(h, sum) {
+			return true
+		}
 	}
 	for i := range window.stored {
 		m := &window.stored[i]
 		if m.ID < window.start || m.Role != "user" && m.Role != "assistant" {
 			continue
-		}
-		if m.ID >= window.open {
-			for _, r := range m.Recalled {
-				if r.holds(h, sum) {
-					return true
-				}
-			}
 		}
 		if own {
 			// A logged turn is told by where it was logged, which is

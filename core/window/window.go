@@ -89,6 +89,9 @@ type Assembled struct {
 	// evaluated), of RequestBytes; 0 for a session's first request.
 	PrefixReuse  int `json:"prefix_reuse"`
 	RequestBytes int `json:"request_bytes"`
+	// refs are Recalled's references (RecallRefs), hashed when recall
+	// checked them against the window.
+	refs []RecallRef
 	// Recalled lists the passages the new message's context carries, each
 	// with its source and the sub-query that found it.
 	Recalled []Recalled `json:"recalled"`
@@ -356,8 +359,8 @@ func Assemble(in Input) (*Assembled, error) {
 	histLayer := w.layer
 	a.WindowStart, a.FoldBefore, a.WindowMoved = w.start, w.foldBefore, w.moved
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
-	recalled, kept, memLayer := fitRecall(est, in.Recalled, blocks, windowCarries(in.History, w, placement), in.OwnTurns, recallBudget)
-	a.Recalled = kept
+	recalled, kept, keptRefs, memLayer := fitRecall(est, in.Recalled, blocks, windowCarries(in.History, w, placement), in.OwnTurns, recallBudget)
+	a.Recalled, a.refs = kept, keptRefs
 	note := in.Note
 	if in.Opening != "" && (placement != PlacementExchange || !w.opening) {
 		note, a.Opening = withOpening(in.Note, in.Opening), true
