@@ -349,7 +349,7 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 			return 0, fmt.Errorf("store message: %w", err)
 		}
 	}
-	if logged != nil {
+	if logged != nil && logged.span.Path != "" { // not logged: the row says so already
 		if _, err := tx.ExecContext(ctx, sqlMessageLogged, logged.span.Path, logged.span.Start, logged.span.End, logged.userID, s.ID); err != nil {
 			return 0, fmt.Errorf("store message: %w", err)
 		}
