@@ -9,10 +9,9 @@ import (
 	"time"
 
 	"agent/core/distill"
+	"agent/core/window"
 	"agent/memory"
-	"agent/memory/secrets"
 	"agent/profile"
-	"agent/prompts"
 	"agent/soul"
 )
 
@@ -151,196 +150,6 @@ func (c *Chat) recall(ctx context.Context, text string, k int) ([]Recalled, erro
 	return c.Memory.Recall(ctx, text, k)
 }
 
-// turn is the state gathered for one turn.
-type turn struct {
-	session   *Session
-	now       time.Time // in the user's zone
-	bootstrap bool
-	tools     []tool
-	agentName string
-	assembled *Assembled
-	request   string // requestText of the assembled messages
-	cpt       float64
-	// extends says the request begins with the session's last one whole:
-	// the model's cache holds all of that (false on a window move).
-	extends bool
-}
-
-// Assemble builds exactly the context a turn would send for message, without
-// calling the model. `agent prompt` and chat share this path.
-func (c *Chat) Assemble(ctx context.Context, s *Session, message string) (*Assembled, error) {
-	t, err := c.prepare(ctx, s, message, c.AutoCompact)
-	if err != nil {
-		return nil, err
-	}
-	return t.assembled, nil
-}
-
-// prepare gathers and assembles a turn; reserveSummary keeps a compaction
-// summary's room in the window even before there is a summary.
-func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveSummary bool) (*turn, error) {
-	// Recall (a stat walk of the memory files, then the query) overlaps the
-	// reads of state.db below: they touch different files.
-	type recalled struct {
-		hits []Recalled
-		err  error
-	}
-	recallDone := make(chan recalled, 1)
-	go func() {
-		hits, err := c.recall(ctx, message, c.RecallK)
-		recallDone <- recalled{hits, err}
-	}()
-	records, err := c.Profile.All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	get := func(key string) string {
-		for _, r := range records {
-			if r.Key == key {
-				return r.Value
-			}
-		}
-		return ""
-	}
-	t := &turn{session: s, agentName: get("agent.name")}
-	t.bootstrap = t.agentName == "" || get("user.name") == ""
-	builtin, integrations := toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)
-	t.tools = append(builtin, integrations...)
-	if c.NoTools {
-		t.tools, builtin, integrations = nil, nil, nil
-	}
-
-	loc, zone := c.zone(get("user.timezone"))
-	t.now = c.Now().In(loc)
-
-	doc, err := c.Soul.Load(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range doc.Warnings {
-		c.notify(w)
-	}
-
-	// Only the session's tail: no window can hold more than NumCtx tokens,
-	// at most maxCharsPerToken characters each.
-	var history []StoredMessage
-	var last string // the session's last request, for the cache check below
-	var foldBefore int64
-	if s.ID != 0 {
-		if history, err = c.Sessions.Tail(ctx, *s, c.NumCtx*maxCharsPerToken); err != nil {
-			return nil, err
-		}
-		if last, foldBefore, err = c.Sessions.LastRequest(ctx, *s); err != nil {
-			return nil, err
-		}
-	}
-	compacted, compactedSource, err := c.loadSummary(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	prev, hasPrev, err := c.Sessions.Previous(ctx, *s)
-	if err != nil {
-		return nil, err
-	}
-	started := t.now
-	if s.ID != 0 {
-		started = s.CreatedAt
-	}
-	var before *Session
-	if hasPrev {
-		before = &prev
-	}
-	opening := sessionOpening(started, before, loc)
-	facts := identityFacts{
-		AgentName: t.agentName, UserName: get("user.name"), Today: t.now, Zone: zone,
-		Model: c.ModelName, NumCtx: c.NumCtx, Tools: t.builtinNames(c.NoTools),
-	}
-	for _, src := range c.Identity {
-		blocks, err := src.Identity(ctx, t.now)
-		if err != nil {
-			c.notify("identity section: " + err.Error())
-			continue
-		}
-		facts.Blocks = append(facts.Blocks, blocks...)
-	}
-	identity, identityCuts := identitySection(facts)
-	r := <-recallDone
-	if r.err != nil {
-		c.notify("memory recall skipped: " + r.err.Error())
-	}
-	if t.cpt, err = c.Sessions.CharsPerToken(ctx, c.ModelName); err != nil {
-		return nil, err
-	}
-
-	p := prompts.System()
-	if t.bootstrap {
-		p = prompts.Bootstrap()
-	}
-	summary := "# Profile (set by the user; you can only propose changes)\n\n" + neutralise(profile.Summary(records))
-	if len(records) == 0 {
-		summary = "# Profile\n\n(empty: the names are not set yet)"
-	}
-	tools := ToolsSize{Builtin: len(builtin), BuiltinChars: ToolsChars(toolSpecs(builtin)),
-		MCP: len(integrations), MCPChars: ToolsChars(toolSpecs(integrations))}
-	in := assemblyInput{
-		Prompt: p, Bootstrap: t.bootstrap, Identity: identity, IdentityCuts: identityCuts,
-		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
-		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
-		Recalled: r.hits, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Opening: opening, Message: message, ToolsChars: tools.BuiltinChars,
-		Summary: compacted, SummarySource: compactedSource, ReserveSummary: reserveSummary,
-		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, Reserve: c.reserve(), CharsPerToken: t.cpt,
-	}
-	if t.assembled, err = assemble(in); err != nil {
-		return nil, err
-	}
-	t.assembled.Tools = tools
-	// The request text is kept (with the message) for the next turn's cache
-	// check as state.db keeps everything: with its secrets replaced. So it
-	// is compared as it is kept: a secret-shaped string in SOUL.md or the
-	// profile would otherwise end the shared prefix on every turn.
-	t.request, _ = secrets.Redact(requestText(t.assembled.Messages))
-	t.assembled.RequestBytes = len(t.request)
-	if s.ID != 0 {
-		t.assembled.PrefixReuse = sharedPrefix(last, t.request)
-		t.extends = t.assembled.PrefixReuse == len(last)
-	}
-	return t, nil
-}
-
-// builtinNames are the names of the built-in tools offered this turn: the
-// identity section lists them; an integration's tools are summed up on
-// its own line (NAME__tool), so tens of them do not fill the section.
-func (t *turn) builtinNames(noTools bool) []string {
-	if noTools {
-		return nil
-	}
-	return toolNames(toolSpecs(toolsFor(t.bootstrap)))
-}
-
-// requestText serializes a request's messages for comparing requests: what
-// one shares with the last is what the model need not evaluate again.
-func requestText(msgs []Message) string {
-	var b strings.Builder
-	for _, m := range msgs {
-		b.WriteString(m.Role)
-		b.WriteByte(0)
-		b.WriteString(m.Content)
-		b.WriteByte(0)
-	}
-	return b.String()
-}
-
-// sharedPrefix is the length in bytes of the common prefix of a and b.
-func sharedPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
-}
-
 // reserve is the room kept for the reply: num_predict when set, else a
 // quarter of the context up to 1024 tokens.
 func (c *Chat) reserve() int {
@@ -401,7 +210,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	// a compaction now opens it with its summary at no further cost to the
 	// cache (after the reply, it would change the next request's start).
 	if c.AutoCompact && t.assembled.WindowMoved && c.autoCompact(ctx, s, t) {
-		if t, err = c.prepare(ctx, s, message, true); err != nil {
+		if err := c.refit(ctx, t); err != nil {
 			return nil, err
 		}
 	}
@@ -413,14 +222,16 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	// Stored under a context that Ctrl-C cannot cancel: the message must be
 	// saved even when the reply is interrupted.
 	store := context.WithoutCancel(ctx)
-	if _, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context, Opening: t.assembled.Opening}, t.request, t.assembled.FoldBefore); err != nil {
+	userID, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context, Opening: t.assembled.Opening,
+		RecallAt: t.assembled.RecallAt, Recalled: t.assembled.RecallRefs()}, t.request, t.assembled.FoldBefore)
+	if err != nil {
 		return nil, err
 	}
 
 	msgs := append([]Message(nil), t.assembled.Messages...)
 	var final Reply
 	for round := 0; ; round++ {
-		req := ChatRequest{Model: c.ModelName, Messages: msgs, Tools: toolSpecs(t.tools), NumCtx: c.NumCtx,
+		req := ChatRequest{Model: c.ModelName, Messages: msgs, Tools: t.specs, NumCtx: c.NumCtx,
 			KeepAlive: c.KeepAlive, Unload: c.KeepAlive == 0, NumPredict: c.NumPredict}
 		if round >= maxToolRounds {
 			req.Tools = nil // the last rounds: the model must answer in words
@@ -478,20 +289,21 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 		}
 	}
 	res.Reply = final.Content
-	if _, err := c.Sessions.Append(store, s, StoredMessage{Role: "assistant", Content: final.Content,
-		PromptEvalCount: res.PromptEvalCount, EvalCount: res.EvalCount}); err != nil {
+	// Logged first, so that where is stored with the reply, in its commit.
+	var span LogSpan
+	if !c.NoLog {
+		var lerr error
+		if span, lerr = c.logTurn(t, message, final.Content); lerr != nil {
+			c.notify("turn not logged: " + lerr.Error())
+		}
+	}
+	logged := span.Path != ""
+	if _, err := c.Sessions.AppendReply(store, s, StoredMessage{Role: "assistant", Content: final.Content,
+		PromptEvalCount: res.PromptEvalCount, EvalCount: res.EvalCount}, userID, span); err != nil {
 		return res, err
 	}
 	if c.NumCtx > 0 && res.PromptEvalCount >= c.NumCtx {
 		c.notify(fmt.Sprintf("the model counted %d prompt tokens, the whole num_ctx %d: it may have dropped the front of the prompt", res.PromptEvalCount, c.NumCtx))
-	}
-	logged := false
-	if !c.NoLog {
-		if err := c.logTurn(t, message, final.Content); err != nil {
-			c.notify("turn not logged: " + err.Error())
-		} else {
-			logged = true
-		}
 	}
 	if c.Memory != nil && (logged || len(res.ToolCalls) > 0) {
 		c.Memory.Wrote()
@@ -507,7 +319,7 @@ func (c *Chat) calibrate(ctx context.Context, t *turn, promptEvalCount int) {
 		chars += len([]rune(m.Content))
 	}
 	// A ratio that moved by under 1% is not worth a commit on every turn.
-	if r, ok := calibrate(t.cpt, chars, promptEvalCount); ok && math.Abs(r-t.cpt) > 0.01*t.cpt {
+	if r, ok := window.Calibrate(t.cpt, chars, promptEvalCount); ok && math.Abs(r-t.cpt) > 0.01*t.cpt {
 		if err := c.Sessions.SetCharsPerToken(ctx, c.ModelName, r); err != nil {
 			c.notify("calibration not saved: " + err.Error())
 		}
@@ -527,13 +339,17 @@ func toolCallNames(calls []ToolCall) string {
 }
 
 // logTurn appends a finished exchange to today's log so conversations become
-// searchable memory, under a "### HH:MM · session NAME" heading.
-func (c *Chat) logTurn(t *turn, message, reply string) error {
+// searchable memory, under a "### HH:MM · session NAME" heading, and says
+// where it went (stored with the turn: compaction and recall find it there).
+func (c *Chat) logTurn(t *turn, message, reply string) (LogSpan, error) {
 	who := t.agentName
 	if who == "" {
 		who = "Assistant"
 	}
 	heading := t.now.Format("15:04") + memory.TurnHeadingMark + t.session.Name
-	_, err := memory.AppendLogEntry(c.WS.Home, t.now, heading, memory.TurnEntry(message, who, reply))
-	return err
+	res, err := memory.AppendLogEntry(c.WS.Home, t.now, heading, memory.TurnEntry(message, who, reply))
+	if err != nil {
+		return LogSpan{}, err
+	}
+	return LogSpan{Path: res.Path, Start: res.StartLine, End: res.EndLine}, nil
 }

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"agent/core/ollama"
+
 	"context"
 	"errors"
 	"fmt"
@@ -127,7 +129,7 @@ func (r DoctorReport) Err() error {
 	if workspace {
 		return errors.New(msg)
 	}
-	return &ollamaError{msg: msg + " (Ollama or the model)"}
+	return ollama.Unavailable(msg + " (Ollama or the model)")
 }
 
 func notChecked(name, why, fix string) DoctorCheck {
@@ -281,7 +283,7 @@ func doctorModel(ctx context.Context, o *Ollama, name string) DoctorCheck {
 	info, err := o.Show(ctx, name)
 	if err != nil {
 		c.Detail = err.Error()
-		if isModelNotFound(err) {
+		if ollama.IsModelNotFound(err) {
 			c.Detail = NormalizeModel(name) + " not installed"
 			c.Fix = "ollama pull " + strings.TrimSpace(name)
 		}

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"agent/core/window"
+
 	"context"
 	"fmt"
 	"slices"
@@ -95,14 +97,13 @@ const identityBudget = 400
 // is a pure function of the facts, so the same state always gives the
 // same bytes.
 func identitySection(f identityFacts) (section string, cuts []string) {
-	est := newEstimator(0)
 	blocks := slices.Clone(f.Blocks)
 	section = renderIdentity(f, blocks)
 	var shortened []string
 	order := slices.Clone(identitySections)
 	slices.Reverse(order)
 	for _, sec := range order {
-		for i := len(blocks) - 1; i >= 0 && est.tokens(section) > identityBudget; i-- {
+		for i := len(blocks) - 1; i >= 0 && window.Tokens(section) > identityBudget; i-- {
 			if blocks[i].Section != sec || blocks[i].Short == nil {
 				continue
 			}

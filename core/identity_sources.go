@@ -10,7 +10,6 @@ import (
 	"agent/core/distill"
 	"agent/core/jobs"
 	"agent/core/reminders"
-	"agent/profile"
 )
 
 // recentDigestTokens is the share of the identity section (~400 tokens in
@@ -59,16 +58,12 @@ const (
 type timeIdentity struct{ db *sql.DB }
 
 func (d timeIdentity) Identity(ctx context.Context, today time.Time) ([]IdentityBlock, error) {
-	tz, _, err := profile.NewStore(d.db, time.Now).Get(ctx, "user.timezone")
+	// today is in the user's zone already (the turn read it once).
+	pending, err := reminders.Pending(ctx, d.db, today, today.Location())
 	if err != nil {
 		return nil, err
 	}
-	loc, _ := UserZone(tz, nil)
-	pending, err := reminders.PendingLines(ctx, d.db, today, loc)
-	if err != nil {
-		return nil, err
-	}
-	scheduled, err := jobs.IdentityLines(ctx, d.db)
+	scheduled, err := jobs.Identity(ctx, d.db)
 	if err != nil {
 		return nil, err
 	}
@@ -85,26 +80,17 @@ func (d timeIdentity) Identity(ctx context.Context, today time.Time) ([]Identity
 	return blocks, nil
 }
 
-// identityLines keeps at most max of a capability's lines, each one
-// neutralised line of at most width characters (they hold the user's and the model's words), and says
-// how many more there are and where to see them.
-func identityLines(lines []string, max, width int, more string) []string {
+// identityLines keeps at most max of a capability's items, each one
+// neutralised line of at most width characters (they hold the user's and
+// the model's words), and says how many more there are and where to see
+// them.
+func identityLines(items []string, max, width int, more string) []string {
 	var out []string
-	n := 0
-	for _, l := range lines {
-		l = strings.TrimPrefix(strings.TrimSpace(l), "- ")
-		var k int
-		if _, err := fmt.Sscanf(l, "… and %d more", &k); err == nil {
-			n += k // the package's own "more" line: ours counts them in
-			continue
-		}
-		n++
-		if len(out) < max {
-			out = append(out, oneLine(l, width))
-		}
+	for _, l := range items[:min(len(items), max)] {
+		out = append(out, oneLine(l, width))
 	}
-	if n > max {
-		out = append(out, fmt.Sprintf("… and %d more (%s)", n-max, more))
+	if len(items) > max {
+		out = append(out, fmt.Sprintf("… and %d more (%s)", len(items)-max, more))
 	}
 	return out
 }

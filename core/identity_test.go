@@ -13,6 +13,7 @@ import (
 	"agent/core/ollamatest"
 	"agent/core/reminders"
 	"agent/core/skills"
+	"agent/core/window"
 )
 
 // The identity section names what is due and what is scheduled, a few lines
@@ -113,7 +114,7 @@ func TestIdentitySectionFullWorkspace(t *testing.T) {
 	if !slices.Contains(a.Cuts, "identity: shortened to fit 400 tokens: scheduled jobs, pending, capabilities") {
 		t.Errorf("cuts %q", a.Cuts)
 	}
-	n := newEstimator(0).tokens(section)
+	n := window.Tokens(section)
 	if n >= 400 {
 		t.Fatalf("identity section ~%d tokens, want under 400:\n%s", n, section)
 	}
@@ -132,4 +133,49 @@ func TestIdentityQuotedLinesNeutralisedInTheFence(t *testing.T) {
 	if strings.Count(s, "</memory>") != 1 || strings.Contains(s, "[INST]") || strings.Contains(s, "<|im_start|>") || !strings.Contains(s, "call Ana") {
 		t.Fatalf("quoted line not neutralised:\n%s", s)
 	}
+}
+
+func TestIdentitySectionIsShortAndFactual(t *testing.T) {
+	loc, _ := time.LoadLocation("Europe/Berlin")
+	f := identityFacts{AgentName: "Atlas", UserName: "Igor", Today: time.Date(2026, 11, 22, 9, 30, 0, 0, loc),
+		Zone: "Europe/Berlin", Model: "llama3.2:latest", NumCtx: 8192, Tools: []string{"memory_search"},
+		Blocks: []IdentityBlock{
+			{Section: SectionPending, Lines: []string{"call the landlord (due Fri 27 Nov 18:00)"}},
+			{Section: SectionCapabilities, Lines: []string{"Integrations: github (12 tools)"}},
+			{Section: "Notes", Lines: []string{"an unknown section comes last"}},
+		}}
+	s, _ := identitySection(f)
+	for _, want := range []string{"You are Atlas, the personal assistant of Igor", "Today is Sunday, 22 November 2026 (Europe/Berlin)",
+		"llama3.2:latest, context window 8192", "- Tools: memory_search.\n- Integrations: github (12 tools)\n",
+		"## Pending\n\n- call the landlord"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("identity section lacks %q:\n%s", want, s)
+		}
+	}
+	order := []string{"## Now", "## Capabilities", "## Pending", "## Notes"}
+	for i := 1; i < len(order); i++ {
+		if strings.Index(s, order[i-1]) >= strings.Index(s, order[i]) {
+			t.Errorf("%s does not come before %s:\n%s", order[i-1], order[i], s)
+		}
+	}
+	if est := window.Tokens(s); est > 400 {
+		t.Errorf("identity section ~%d tokens, want under 400", est)
+	}
+	// Nothing below the day: the same state an hour later renders the same
+	// bytes; the next day does not.
+	later := f
+	later.Today = f.Today.Add(time.Hour)
+	if identityText(later) != s {
+		t.Error("the identity section changed within the day")
+	}
+	later.Today = f.Today.Add(24 * time.Hour)
+	if identityText(later) == s {
+		t.Error("the identity section did not change with the date")
+	}
+}
+
+// identityText is the identity section without its cuts.
+func identityText(f identityFacts) string {
+	s, _ := identitySection(f)
+	return s
 }

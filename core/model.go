@@ -1,92 +1,52 @@
 package core
 
 import (
-	"context"
-	"encoding/json"
-	"time"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/ollama/ollama/types/model"
+
+	"agent/core/llm"
+	"agent/core/ollama"
 )
 
-// Model is the one thing the chat loop needs from a language model.
-type Model interface {
-	// Chat streams one reply. onToken is called with each content fragment as it
-	// arrives. It returns the complete reply (content, tool calls, counts) or an
-	// error; on error or ctx cancel, the partial content so far is in Reply.Content.
-	Chat(ctx context.Context, req ChatRequest, onToken func(string)) (Reply, error)
-}
+// The model protocol's types live in core/llm (so that core/window, which
+// builds a request's messages, stands below core); these names are core's.
+type (
+	Model       = llm.Model
+	Message     = llm.Message
+	ToolCall    = llm.ToolCall
+	ToolSpec    = llm.ToolSpec
+	ToolParam   = llm.ToolParam
+	ChatRequest = llm.ChatRequest
+	Reply       = llm.Reply
+	ModelInfo   = llm.ModelInfo
+)
 
-// Message is one entry of a conversation as the model sees it. Role is
-// "system", "user", "assistant" or "tool"; a tool result names its tool.
-type Message struct {
-	Role      string     `json:"role"`
-	Content   string     `json:"content"`
-	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
-	ToolName  string     `json:"tool_name,omitempty"`
-}
+// The Ollama adapter lives in core/ollama; these names are core's.
+type Ollama = ollama.Client
 
-// ToolCall is the model asking for one tool to be run.
-type ToolCall struct {
-	Name      string         `json:"name"`
-	Arguments map[string]any `json:"arguments"`
-}
+// Timeouts for a streamed reply (core/ollama).
+const (
+	DefaultStallTimeout = ollama.DefaultStallTimeout
+	DefaultLoadTimeout  = ollama.DefaultLoadTimeout
+)
 
-// ToolSpec describes a tool the model may call; the adapter renders it as a
-// JSON-schema function definition.
-type ToolSpec struct {
-	Name        string      `json:"name"`
-	Description string      `json:"description"`
-	Parameters  []ToolParam `json:"parameters"`
-}
+// NewOllama returns an adapter for the server at OLLAMA_HOST (ollama.New).
+func NewOllama(httpClient *http.Client) (*Ollama, error) { return ollama.New(httpClient) }
 
-// ToolParam is one argument of a tool. Type is a JSON-schema type
-// ("string", "integer", ...); Enum, when set, lists the allowed values;
-// Items, for an array, is the JSON schema of its elements as given.
-type ToolParam struct {
-	Name        string   `json:"name"`
-	Type        string   `json:"type"`
-	Description string   `json:"description"`
-	Required    bool     `json:"required"`
-	Enum        []string `json:"enum,omitempty"`
-	Items       any      `json:"items,omitempty"`
-}
+// NormalizeModel spells a model name the way Ollama lists it (ollama.NormalizeModel).
+func NormalizeModel(name string) string { return ollama.NormalizeModel(name) }
 
-// ChatRequest is one call to the model. NumCtx and KeepAlive are always sent
-// (zero means the adapter's documented fallback); NumPredict only when set.
-type ChatRequest struct {
-	Model      string
-	Messages   []Message
-	Tools      []ToolSpec
-	NumCtx     int
-	KeepAlive  time.Duration
-	NumPredict int
-	// Unload sends keep_alive 0 as Ollama means it: unload the model right
-	// after the reply (a zero KeepAlive alone means the fallback).
-	Unload bool
-	// Format, when set, is a JSON schema the reply must fit (Ollama's
-	// structured outputs); the reply's Content is then that JSON.
-	Format json.RawMessage
-}
+// ToolsChars is the size of a tool list as sent (ollama.ToolsChars).
+func ToolsChars(specs []ToolSpec) int { return ollama.ToolsChars(specs) }
 
-// Reply is what the model answered. The counts are the model's own:
-// PromptEvalCount is how many prompt tokens it evaluated, EvalCount how many
-// it generated. DoneReason is "stop", "length", ... as Ollama reports it.
-type Reply struct {
-	Content         string
-	ToolCalls       []ToolCall
-	PromptEvalCount int
-	EvalCount       int
-	DoneReason      string
-	// PromptEvalDuration is how long the model spent on the prompt: small
-	// when it could reuse what it evaluated for the previous request.
-	PromptEvalDuration time.Duration
-}
-
-// ModelInfo describes an installed model. ContextLength is the longest
-// context the model was trained for (0 when the model does not say).
-type ModelInfo struct {
-	Name          string   `json:"name"`
-	ContextLength int      `json:"context_length"`
-	Family        string   `json:"family"`
-	ParameterSize string   `json:"parameter_size"`
-	Quantization  string   `json:"quantization"`
-	Capabilities  []string `json:"capabilities"`
+// ValidModelName refuses a name Ollama could never accept ("bad model!!"),
+// as a usage error that says what a name looks like.
+func ValidModelName(name string) error {
+	if !model.ParseName(strings.TrimSpace(name)).IsValid() {
+		return fmt.Errorf("%w: model name %q: want NAME or NAME:TAG, e.g. llama3.2 or qwen2.5:7b (letters, digits, '.', '-', '_'; a namespace/ or host/ in front if needed)", ErrInvalidInput, name)
+	}
+	return nil
 }

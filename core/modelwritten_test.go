@@ -198,7 +198,7 @@ func TestModelWrittenTextIsFencedInTheIdentity(t *testing.T) {
 	// The identity section, then the session's opening (the last session's
 	// words), which the new session's first message carries (its context
 	// without the recalled passages).
-	section := sys[strings.Index(sys, "## Now"):] + "\n" + foldContext(a.Context) + "\n"
+	section := sys[strings.Index(sys, "## Now"):] + "\n" + StoredMessage{Context: a.Context, RecallAt: a.RecallAt}.Folded() + "\n"
 	groups := identityFence.FindAllStringSubmatch(section, -1)
 	sources := map[string]bool{}
 	for _, g := range groups {

@@ -21,9 +21,12 @@ const (
 
 // IndexRecall is the Recaller backed by the workspace's FTS5 index.
 type IndexRecall struct {
-	mu      sync.Mutex // one user of ix at a time: a recall or a background refresh
-	ix      *index.Index
-	monitor *memory.Monitor
+	mu sync.Mutex // one user of ix at a time: a recall or a background refresh
+	// refreshing counts the background refreshes Wrote started: a recall
+	// or Close waits for them, so it sees what the turn wrote.
+	refreshing sync.WaitGroup
+	ix         *index.Index
+	monitor    *memory.Monitor
 }
 
 var _ Recaller = (*IndexRecall)(nil)
@@ -62,6 +65,7 @@ func OpenRecall(ctx context.Context, home, message string, e index.Embedder, war
 // Recall searches with a fresh view of the files (changed files are
 // reindexed first). Nothing to search for, or no match, is no hits.
 func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalled, error) {
+	r.refreshing.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true, NoSnippet: true})
@@ -101,8 +105,10 @@ func (r *IndexRecall) Wrote() {
 	if r.monitor == nil {
 		return
 	}
-	r.mu.Lock()
+	r.refreshing.Add(1)
 	go func() {
+		defer r.refreshing.Done()
+		r.mu.Lock()
 		defer r.mu.Unlock()
 		if _, err := r.monitor.Changed(); err != nil {
 			return
@@ -123,6 +129,7 @@ func (r *IndexRecall) Wrote() {
 
 // Close releases the index and the monitor, after any background refresh.
 func (r *IndexRecall) Close() error {
+	r.refreshing.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.monitor != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"agent/core/window"
 	"agent/index/sqlitedb"
 	"agent/memory/secrets"
 )
@@ -28,72 +29,23 @@ type Session struct {
 	LastAssistant string `json:"last_assistant"`
 }
 
-// StoredMessage is one row of a session's transcript.
-type StoredMessage struct {
-	ID      int64  `json:"id"`
-	Role    string `json:"role"`
-	Content string `json:"content"`
-	Status  string `json:"status"` // complete, interrupted, error
-	// Context is what a user's message was sent with (its time, recalled
-	// memory): replayed before it in later requests.
-	Context string `json:"context"`
-	// Opening says that Context holds the session's opening
-	// (sessionOpening), as assemble put it there.
-	Opening         bool       `json:"-"`
-	ToolCalls       []ToolCall `json:"tool_calls"` // assistant messages that called tools
-	ToolName        string     `json:"tool_name"`  // tool results
-	PromptEvalCount int        `json:"prompt_eval_count"`
-	EvalCount       int        `json:"eval_count"`
-	CreatedAt       time.Time  `json:"created_at"`
-	// CharsBefore and MsgsBefore are where the message stands in its
-	// session: the transcriptChars of every message before it, and how
-	// many before it are carried (migration 0004 keeps both).
-	CharsBefore int64 `json:"-"`
-	MsgsBefore  int64 `json:"-"`
-}
-
-// carried reports whether the history window can carry a message: a
-// user's, or an assistant's with words (the same test in SQL in migration
-// 0004).
-func carried(m StoredMessage) bool {
-	return m.Role == "user" || m.Role == "assistant" && m.Content != ""
-}
-
-// transcriptChars is what a message adds to its session's transcript as
-// the history window measures it (CharsBefore; the same sum in SQL in
-// migration 0005): a user's or an assistant's words. A user message's
-// stored context does not count: the window folds all but its newest
-// contexts (fitHistory), so the words are what decide how much of a
-// session it holds; tool traffic, which the window leaves out, nothing.
-func transcriptChars(m StoredMessage) int64 {
-	if m.Role == "user" || m.Role == "assistant" {
-		return int64(len(m.Content))
-	}
-	return 0
-}
-
 // JSONTime is how every command writes a timestamp in --json: RFC 3339 in
 // UTC, to the second ("2026-11-22T09:30:00Z").
 func JSONTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-// MarshalJSON writes the message with tool_calls always a list and its
-// timestamp as JSONTime.
-func (m StoredMessage) MarshalJSON() ([]byte, error) {
-	type plain StoredMessage
-	if m.ToolCalls == nil {
-		m.ToolCalls = []ToolCall{}
-	}
-	return json.Marshal(struct {
-		plain
-		CreatedAt string `json:"created_at"`
-	}{plain(m), JSONTime(m.CreatedAt)})
-}
+// A session's stored messages are the window's (core/window), which
+// replays them; these names are core's.
+type (
+	StoredMessage = window.StoredMessage
+	LogSpan       = window.LogSpan
+	StoredRefs    = window.StoredRefs
+)
 
 // Message status values.
 const (
-	StatusComplete    = "complete"
-	StatusInterrupted = "interrupted"
-	StatusError       = "error"
+	StatusComplete    = window.StatusComplete
+	StatusInterrupted = window.StatusInterrupted
+	StatusError       = window.StatusError
 )
 
 // Sessions is the session store in state.db. Its SQL lives here and only here.
@@ -128,8 +80,12 @@ const (
 		END, ?2, ?3, ?4
 		RETURNING id, name, created_at, updated_at`
 	sqlSessionTouch   = `UPDATE sessions SET updated_at = ?, model = ?, turns = turns + (? = 'user') WHERE id = ?`
-	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	sqlMessageColumns = `id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, chars_before, msgs_before`
+	sqlMessageInsert  = `INSERT INTO messages (session_id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, recall_at, recalled, log_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')`
+	sqlMessageColumns = `id, role, content, tool_calls, tool_name, status, prompt_eval_count, eval_count, created_at, context, opening, chars_before, msgs_before, recall_at, recalled, log_path, log_start, log_end`
+	sqlMessageLogged  = `UPDATE messages SET log_path = ?, log_start = ?, log_end = ? WHERE id = ? AND session_id = ?`
+	// The places this session's turns were logged in the given logs (?2, a
+	// JSON list of paths).
+	sqlLoggedIn       = `SELECT log_path, log_start, log_end FROM messages WHERE session_id = ?1 AND role = 'user' AND log_path IN (SELECT value FROM json_each(?2))`
 	sqlMessagesOfSess = `SELECT ` + sqlMessageColumns + ` FROM messages WHERE session_id = ? ORDER BY id`
 	// A page of a session's messages before ?2, newest first, by the
 	// messages_by_session index.
@@ -316,7 +272,7 @@ func ValidateSessionName(name string) error {
 // Append stores one message and marks the session active. Each call is its
 // own transaction, so a message reported as stored survives a crash.
 func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (int64, error) {
-	return st.appendWith(ctx, s, m, nil)
+	return st.appendWith(ctx, s, m, nil, nil)
 }
 
 // AppendRequest is Append for a user's message that is about to be sent:
@@ -325,7 +281,20 @@ func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (in
 // where its window stops replaying recalled passages (see LastRequest; it
 // only ever moves forward).
 func (st *Sessions) AppendRequest(ctx context.Context, s *Session, m StoredMessage, request string, foldBefore int64) (int64, error) {
-	return st.appendWith(ctx, s, m, &sentRequest{request, foldBefore})
+	return st.appendWith(ctx, s, m, &sentRequest{request, foldBefore}, nil)
+}
+
+// AppendReply is Append for a turn's final reply: where the turn was
+// logged (logTurn) is recorded with its user's message userID in the same
+// transaction.
+func (st *Sessions) AppendReply(ctx context.Context, s *Session, m StoredMessage, userID int64, logged LogSpan) (int64, error) {
+	return st.appendWith(ctx, s, m, nil, &loggedTurn{userID, logged})
+}
+
+// loggedTurn is what AppendReply records with the reply.
+type loggedTurn struct {
+	userID int64
+	span   LogSpan
 }
 
 // sentRequest is what AppendRequest records with the message.
@@ -334,7 +303,7 @@ type sentRequest struct {
 	foldBefore int64
 }
 
-func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage, request *sentRequest) (int64, error) {
+func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage, request *sentRequest, logged *loggedTurn) (int64, error) {
 	calls := ""
 	if len(m.ToolCalls) > 0 {
 		b, err := json.Marshal(m.ToolCalls)
@@ -351,14 +320,24 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 	// redacted from the turn (Chat.prepare), which compares it so.
 	m.Content, _ = secrets.Redact(m.Content)
 	calls, _ = secrets.Redact(calls)
-	m.Context, _ = secrets.Redact(m.Context)
+	// The context is redacted in its two parts, so that RecallAt still
+	// says where the recalled passages begin.
+	if m.RecallAt > 0 && m.RecallAt <= len(m.Context) {
+		note, _ := secrets.Redact(m.Context[:m.RecallAt])
+		passages, _ := secrets.Redact(m.Context[m.RecallAt:])
+		m.Context, m.RecallAt = note+passages, len(note)
+	} else {
+		m.Context, _ = secrets.Redact(m.Context)
+		m.RecallAt = 0
+	}
+	recalled, _ := secrets.Redact(string(m.Recalled))
 	now := st.now().UTC().Format(time.RFC3339Nano)
 	tx, err := st.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, sqlMessageInsert, s.ID, m.Role, m.Content, calls, m.ToolName, m.Status, m.PromptEvalCount, m.EvalCount, now, m.Context, m.Opening)
+	res, err := tx.ExecContext(ctx, sqlMessageInsert, s.ID, m.Role, m.Content, calls, m.ToolName, m.Status, m.PromptEvalCount, m.EvalCount, now, m.Context, m.Opening, m.RecallAt, recalled)
 	if err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
 	}
@@ -370,10 +349,42 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 			return 0, fmt.Errorf("store message: %w", err)
 		}
 	}
+	if logged != nil && logged.span.Path != "" { // not logged: the row says so already
+		if _, err := tx.ExecContext(ctx, sqlMessageLogged, logged.span.Path, logged.span.Start, logged.span.End, logged.userID, s.ID); err != nil {
+			return 0, fmt.Errorf("store message: %w", err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
 	}
 	return res.LastInsertId()
+}
+
+// LoggedIn returns where the session's turns were logged in the given logs
+// (paths relative to the workspace): what recall needs to tell the
+// session's own logged turns from other memory.
+func (st *Sessions) LoggedIn(ctx context.Context, s Session, paths []string) ([]LogSpan, error) {
+	if s.ID == 0 || len(paths) == 0 {
+		return nil, nil
+	}
+	list, err := json.Marshal(paths)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.db.QueryContext(ctx, sqlLoggedIn, s.ID, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("read session %s: %w", s.Name, err)
+	}
+	defer rows.Close()
+	var out []LogSpan
+	for rows.Next() {
+		var l LogSpan
+		if err := rows.Scan(&l.Path, &l.Start, &l.End); err != nil {
+			return nil, fmt.Errorf("read session %s: %w", s.Name, err)
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
 }
 
 // Messages returns a session's whole transcript, oldest first.
@@ -389,9 +400,15 @@ func (st *Sessions) messages(ctx context.Context, s Session, out []StoredMessage
 	defer rows.Close()
 	for rows.Next() {
 		var m StoredMessage
-		var calls, created string
-		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context, &m.Opening, &m.CharsBefore, &m.MsgsBefore); err != nil {
+		var calls, created, recalled string
+		var logPath sql.NullString
+		var logStart, logEnd int
+		if err := rows.Scan(&m.ID, &m.Role, &m.Content, &calls, &m.ToolName, &m.Status, &m.PromptEvalCount, &m.EvalCount, &created, &m.Context, &m.Opening, &m.CharsBefore, &m.MsgsBefore, &m.RecallAt, &recalled, &logPath, &logStart, &logEnd); err != nil {
 			return nil, fmt.Errorf("read session %s: %w", s.Name, err)
+		}
+		m.Recalled = StoredRefs(recalled) // scanned as a string: a named type costs a reflection
+		if logPath.Valid && m.Role == "user" {
+			m.Logged, m.LogKnown = LogSpan{Path: logPath.String, Start: logStart, End: logEnd}, true
 		}
 		if calls != "" {
 			if err := json.Unmarshal([]byte(calls), &m.ToolCalls); err != nil {

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"agent/core/window"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -310,7 +312,7 @@ func TestMCPIdentityBudget(t *testing.T) {
 		!strings.HasSuffix(line, "; and 2 more.") {
 		t.Fatalf("line: %s", line)
 	}
-	if n := newEstimator(0).tokens(line); n > 150 {
+	if n := window.Tokens(line); n > 150 {
 		t.Fatalf("%d estimated tokens for 10 integrations, budget 150: %s", n, line)
 	}
 }

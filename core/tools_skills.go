@@ -1,6 +1,8 @@
 package core
 
 import (
+	"agent/core/window"
+
 	"context"
 	"fmt"
 	"path/filepath"
@@ -205,9 +207,8 @@ func SkillsIdentityLines(home string) (lines []string, cut string) {
 
 // skillsLines are the skills' identity lines within budget tokens.
 func skillsLines(home string, budget int) (lines []string, cut string) {
-	est := newEstimator(0)
 	cat := skills.Discover(skills.DefaultRoots(home))
-	lines, cut = skills.IdentityLines(cat.Skills, budget, func(s string) int { return est.tokens(neutralise(s)) })
+	lines, cut = skills.IdentityLines(cat.Skills, budget, func(s string) int { return window.Tokens(neutralise(s)) })
 	for i := range lines {
 		lines[i] = neutralise(lines[i])
 	}

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"agent/core/window"
+
 	"context"
 	"fmt"
 	"os"
@@ -220,10 +222,9 @@ func TestSkillsIdentityLinesBudget(t *testing.T) {
 		writeFileT(t, filepath.Join(home, "skills", n, "SKILL.md"), "---\nname: "+n+"\ndescription: "+descs[i]+"\n---\nbody\n")
 	}
 	lines, cut := SkillsIdentityLines(home)
-	est := newEstimator(0)
 	total := 0
 	for _, l := range lines {
-		total += est.tokens("- " + l + "\n")
+		total += window.Tokens("- " + l + "\n")
 	}
 	if total > skills.IdentityBudget {
 		t.Fatalf("%d tokens, over the %d budget:\n%s", total, skills.IdentityBudget, strings.Join(lines, "\n"))
@@ -240,7 +241,7 @@ func TestSkillsIdentityLinesBudget(t *testing.T) {
 	if !strings.HasPrefix(cut, "skills: descriptions cut to ") || !strings.Contains(lines[1], "…") {
 		t.Errorf("cut %q, line %q", cut, lines[1])
 	}
-	t.Logf("10 skills: %d of %d tokens (core estimator, %.0f chars/token); %s", total, skills.IdentityBudget, est.charsPerToken, cut)
+	t.Logf("10 skills: %d of %d tokens (core estimator, %.0f chars/token); %s", total, skills.IdentityBudget, 3.0, cut)
 	// Stable: the same state gives the same bytes.
 	again, _ := SkillsIdentityLines(home)
 	if strings.Join(again, "\n") != strings.Join(lines, "\n") {

@@ -1,6 +1,21 @@
-// Package core is the runtime: it opens the workspace, assembles the layered
-// context and runs chat turns. It is the only package that knows about all the
-// others; the leaves (profile, soul, memory, index, prompts) never import it.
+// Package core is the runtime: it opens the workspace, gathers a turn and
+// runs it. It is the only package that knows about all the others; the
+// leaves (profile, soul, memory, index, prompts) never import it.
+//
+// Inside core, packages stand in layers; a package imports only packages
+// of lower layers (its tests too), and nothing imports core but cmd/agent:
+//
+//	0  llm, printable, statedb, when, ollamatest, mcp/mcptest: plain types,
+//	   state.db's opening, the time shown to a person, test servers
+//	1  window (fits a turn into num_ctx), ollama (the model adapter),
+//	   callview, mcp, embed, memrev, skills, importer, jobs, reminders,
+//	   watch (keeps the index fresh), the test servers' commands
+//	2  distill (digests over memrev), journal (records as per-device text)
+//	3  compact (summaries over distill), forget, devsync (sync over git)
+//	4  core itself: Chat, Workspace, Sessions, the tools and the doctor
+//
+// TestLayers checks it over `go list`; its exceptions (tests that still
+// open a workspace through core) are listed there, and only ever shrink.
 package core
 
 import (

@@ -13,6 +13,7 @@ import (
 
 	"agent/core"
 	"agent/core/printable"
+	"agent/core/watch"
 	"agent/index"
 )
 
@@ -330,7 +331,7 @@ func (a *app) runIndexStatus(ctx context.Context, cmd *cli.Command) error {
 
 // runWatch keeps the index fresh until the context is cancelled (SIGINT or
 // SIGTERM), one line on stderr for each refresh that changed something
-// (core.KeepIndexFresh).
+// (watch.KeepIndexFresh).
 func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Args().Present() {
 		return usagef("watch takes no arguments")
@@ -345,7 +346,7 @@ func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer stopEmbedding()
-	return core.KeepIndexFresh(ctx, home, ix, core.WatchReport{
+	return watch.KeepIndexFresh(ctx, home, ix, watch.Report{
 		Started: func(st index.Stats, unsure error) {
 			a.infof("watching %s (%d files, %d chunks); stop with Ctrl-C", home, st.Files, st.Chunks)
 			if unsure != nil {
@@ -355,5 +356,11 @@ func (a *app) runWatch(ctx context.Context, cmd *cli.Command) error {
 		},
 		Refreshed: func(st index.Stats) { a.infof("%s", summary(st)); poke() },
 		Note:      func(msg string) { a.warnf("%s", msg) },
+		Gone: func() error {
+			if err := core.Locate(home); errors.Is(err, core.ErrNoWorkspace) {
+				return fmt.Errorf("the workspace at %s is gone (deleted or moved): stopping the watch", home)
+			}
+			return nil
+		},
 	})
 }

@@ -6,11 +6,12 @@ import (
 	"sync"
 
 	"agent/core"
+	"agent/core/window"
 )
 
 // sentModel is the chat's model, remembering the requests it is sent, so
 // that the wait line can say how much of the prompt Ollama has to
-// evaluate (core.NewPromptTokens) once the request is on its way.
+// evaluate (window.NewPromptTokens) once the request is on its way.
 type sentModel struct {
 	core.Model
 	mu         sync.Mutex
@@ -47,7 +48,7 @@ func (m *sentModel) newTokens() int {
 	if m.last == nil {
 		return 0
 	}
-	return core.NewPromptTokens(m.prev, m.last)
+	return window.NewPromptTokens(m.prev, m.last)
 }
 
 // waitProbe says what a turn of s is waiting for, once the wait has lasted

@@ -40,6 +40,17 @@ type Turn struct {
 	ID    int64 // the user's message
 	User  string
 	Reply string
+	// Logged is where the turn was logged, as stored with it: its heading's
+	// line to its last, in a log (Path "": not logged). nil for a turn
+	// stored before that was kept (migration core/0008), which is looked
+	// for under the session's headings instead (Options.Mark).
+	Logged *Span
+}
+
+// Span is a turn's place in a daily log: lines Start (its heading) to End.
+type Span struct {
+	Path       string
+	Start, End int
 }
 
 // Line is one item of a summary: a sentence and the log lines it cites.
@@ -72,7 +83,7 @@ type Options struct {
 	Home string
 	// Mark ends the heading of each of the session's logged turns
 	// ("### 10:02 · session NAME"); Since is the first day (YYYY-MM-DD) one
-	// may be logged on.
+	// may be logged on: only for turns without a stored place (Turn.Logged).
 	Mark  string
 	Since string
 	// Turns are the dropped exchanges not yet summarised, oldest first.
@@ -208,19 +219,82 @@ func (s Summary) Text() string {
 	return b.String()
 }
 
-// loggedTurns finds the turns in the logs (sections headed "### … mark",
-// matched in order by the first line of the user's message) and returns the
-// logs with every other line blanked: blank lines are neither shown to the
-// model nor citable, so an item can only cite the dropped turns.
+// loggedTurns keeps, of the logs, the lines of the given turns: where each
+// was logged, as stored with it (Turn.Logged), and for a turn stored before
+// that was kept, the section headed "### … mark" that holds its user's
+// first line, in order. Every other line is blanked: blank lines are
+// neither shown to the model nor citable, so an item can only cite the
+// dropped turns. A stored place whose lines no longer hold the turn (the
+// log edited since) is not used.
 func loggedTurns(home, since, mark string, turns []Turn) ([]distill.Source, int, error) {
 	logs, err := distill.Logs(home, func(day string) bool { return day >= since })
 	if err != nil {
 		return nil, 0, err
 	}
-	type section struct {
-		src, start, end int // lines start..end-1 of logs[src]
+	keep := make([][]bool, len(logs))
+	byPath := make(map[string]int, len(logs))
+	for i, s := range logs {
+		keep[i] = make([]bool, len(s.Lines))
+		byPath[s.Path] = i
 	}
-	var sections []section
+	var headed []section // found only for turns without a stored place
+	logged, next := 0, 0
+	for _, t := range turns {
+		probe := memory.TurnProbe(t.User)
+		if t.Logged != nil {
+			src, ok := byPath[t.Logged.Path]
+			// Lines are 1-based; the heading (Start) is not kept, as below.
+			if !ok || t.Logged.Path == "" || t.Logged.Start < 1 || t.Logged.End > len(logs[src].Lines) || t.Logged.End <= t.Logged.Start {
+				continue
+			}
+			sec := section{src, t.Logged.Start, t.Logged.End}
+			if !strings.Contains(strings.Join(logs[src].Lines[sec.start:sec.end], "\n"), probe) {
+				continue
+			}
+			sec.keep(keep)
+			logged++
+			continue
+		}
+		if headed == nil {
+			headed = headedSections(logs, mark)
+		}
+		for j := next; j < len(headed); j++ {
+			sec := headed[j]
+			if !strings.Contains(strings.Join(logs[sec.src].Lines[sec.start:sec.end], "\n"), probe) {
+				continue
+			}
+			sec.keep(keep)
+			logged++
+			next = j + 1
+			break
+		}
+	}
+	out := make([]distill.Source, len(logs))
+	for i, s := range logs {
+		lines := make([]string, len(s.Lines))
+		for k, l := range s.Lines {
+			if keep[i][k] {
+				lines[k] = l
+			}
+		}
+		out[i] = distill.Source{Path: s.Path, Day: s.Day, Lines: lines}
+	}
+	return out, logged, nil
+}
+
+// section is lines start..end-1 of logs[src].
+type section struct{ src, start, end int }
+
+func (s section) keep(keep [][]bool) {
+	for k := s.start; k < s.end; k++ {
+		keep[s.src][k] = true
+	}
+}
+
+// headedSections are the logs' sections headed "### … mark": how turns
+// stored before their place was kept are found.
+func headedSections(logs []distill.Source, mark string) []section {
+	sections := []section{}
 	for si, s := range logs {
 		open := -1
 		for i, line := range s.Lines {
@@ -238,37 +312,7 @@ func loggedTurns(home, since, mark string, turns []Turn) ([]distill.Source, int,
 			sections = append(sections, section{si, open, len(s.Lines)})
 		}
 	}
-	keep := make([][]bool, len(logs))
-	for i, s := range logs {
-		keep[i] = make([]bool, len(s.Lines))
-	}
-	logged, next := 0, 0
-	for _, t := range turns {
-		probe := memory.TurnProbe(t.User)
-		for j := next; j < len(sections); j++ {
-			sec := sections[j]
-			if !strings.Contains(strings.Join(logs[sec.src].Lines[sec.start:sec.end], "\n"), probe) {
-				continue
-			}
-			for k := sec.start; k < sec.end; k++ {
-				keep[sec.src][k] = true
-			}
-			logged++
-			next = j + 1
-			break
-		}
-	}
-	out := make([]distill.Source, len(logs))
-	for i, s := range logs {
-		lines := make([]string, len(s.Lines))
-		for k, l := range s.Lines {
-			if keep[i][k] {
-				lines[k] = l
-			}
-		}
-		out[i] = distill.Source{Path: s.Path, Day: s.Day, Lines: lines}
-	}
-	return out, logged, nil
+	return sections
 }
 
 const (

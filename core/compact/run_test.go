@@ -343,3 +343,63 @@ func TestRunRefuses(t *testing.T) {
 		t.Errorf("%d summaries stored (err %v), want none", rows, err)
 	}
 }
+
+// A turn is found where it was logged, as stored with it: under a heading
+// the user has since edited (no longer "· session gym"), and not at all
+// when it was not logged, even though a logged turn of the session said
+// the same words ("yes"); a stored place whose lines no longer hold the
+// turn is not used.
+func TestRunFindsTurnsWhereTheyWereLogged(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.session(t, "gym")
+	logged := func(at time.Time, user, reply string) *compact.Span {
+		t.Helper()
+		res, err := memory.AppendLogEntry(f.home, at, at.Format("15:04")+" · session gym", memory.TurnEntry(user, "Atlas", reply))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &compact.Span{Path: res.Path, Start: res.StartLine, End: res.EndLine}
+	}
+	first := logged(day(9, 0), "my gym locker code is 4417, locker 38", "Noted: locker 38, code 4417.")
+	yes := logged(day(9, 1), "yes", "Then the gym opens at seven on Sundays.")
+	moved := logged(day(9, 2), "and the sauna?", "The sauna closes at nine.")
+	// The user retitles the first turn and rewrites the third.
+	p := filepath.Join(f.home, "logs", "2026-11-22.md")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "### 09:00 · session gym", "### 09:00 the locker", 1)
+	text = strings.Replace(text, "**User:** and the sauna?", "(rewritten)", 1)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	turns := []compact.Turn{
+		{ID: 1, User: "my gym locker code is 4417, locker 38", Logged: first},
+		{ID: 3, User: "yes", Logged: &compact.Span{}}, // chatted with --no-log
+		{ID: 5, User: "yes", Logged: yes},
+		{ID: 7, User: "and the sauna?", Logged: moved},
+	}
+	const d = "2026-11-22"
+	f.srv.Script(items(t, [3]string{"Gym locker 38, code 4417.", f.cite(t, d, "code is 4417"), "locker code is 4417"}))
+	res, err := compact.Run(ctx, compact.Options{
+		Home: f.home, Mark: " · session gym", Since: d, Turns: turns,
+		Model: f.model, NumCtx: 8192, Now: func() time.Time { return f.now },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Turns != 4 || res.Logged != 2 {
+		t.Errorf("turns %d, logged %d; want 4, 2 (the retitled turn and the logged yes)", res.Turns, res.Logged)
+	}
+	shown := f.srv.Requests()[0].Messages[1].Content
+	for _, s := range []string{"code is 4417", "opens at seven"} {
+		if !strings.Contains(shown, s) {
+			t.Errorf("the model was not shown %q:\n%s", s, shown)
+		}
+	}
+	if strings.Contains(shown, "sauna closes") {
+		t.Errorf("the model was shown the rewritten turn's lines:\n%s", shown)
+	}
+}

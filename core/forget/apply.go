@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -139,6 +140,11 @@ func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time)
 		if n, err := res.RowsAffected(); err != nil || n != 1 {
 			return fmt.Errorf("forget: %s.%s row %d changed since it was listed; nothing was changed (run the command again)", r.table, r.column, r.rowid)
 		}
+		if r.recallAt >= 0 {
+			if _, err := tx.ExecContext(ctx, `UPDATE messages SET recall_at = ?1 WHERE rowid = ?2`, r.recallAt, r.rowid); err != nil {
+				return fmt.Errorf("forget: update messages.recall_at: %w", err)
+			}
+		}
 	}
 	// A message's words changed length: the positions after it in its
 	// session (core's window blocks, migration 0005) are counted again.
@@ -148,6 +154,9 @@ func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time)
 				return fmt.Errorf("forget: recount positions: %w", err)
 			}
 		}
+	}
+	if err := p.moveLoggedTurns(ctx, tx); err != nil {
+		return err
 	}
 	for _, s := range p.sessions {
 		for _, q := range []string{
@@ -184,6 +193,47 @@ func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time)
 		return fmt.Errorf("forget: record: %w", err)
 	}
 	return tx.Commit()
+}
+
+// moveLoggedTurns renumbers where core's messages say their turns were
+// logged (messages.log_start, log_end) in a log whose lines the plan
+// removes, so that a turn below a removed one is still found at its place.
+func (p *Plan) moveLoggedTurns(ctx context.Context, tx *sql.Tx) error {
+	for _, e := range p.files {
+		if e.newLine == nil || !strings.HasPrefix(e.rel, "logs/") {
+			continue
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id, log_start, log_end FROM messages WHERE log_path = ?1`, e.rel)
+		if err != nil {
+			return fmt.Errorf("forget: read logged turns: %w", err)
+		}
+		type span struct {
+			id         int64
+			start, end int
+		}
+		var spans []span
+		for rows.Next() {
+			var s span
+			if err := rows.Scan(&s.id, &s.start, &s.end); err != nil {
+				rows.Close()
+				return fmt.Errorf("forget: read logged turns: %w", err)
+			}
+			spans = append(spans, s)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("forget: read logged turns: %w", err)
+		}
+		for _, s := range spans {
+			// A turn whose lines were removed keeps no place (0): it is
+			// not in the log any more.
+			if _, err := tx.ExecContext(ctx, `UPDATE messages SET log_start = ?1, log_end = ?2 WHERE id = ?3`,
+				e.newLine(s.start), e.newLine(s.end), s.id); err != nil {
+				return fmt.Errorf("forget: move logged turns: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // sqlRecountPositions counts chars_before again for the session of message

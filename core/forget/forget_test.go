@@ -458,3 +458,85 @@ func TestNotesFoldersListedNeverWritten(t *testing.T) {
 		t.Errorf("the note was written: %q", b)
 	}
 }
+
+// A phrase forgotten from a message's context before its recalled passages
+// moves where they begin (messages.recall_at) with it: the window folds the
+// message at its time still, not inside it or inside a passage.
+func TestForgetMovesWhereRecallBegins(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	st := core.NewSessions(db, time.Now)
+	s, err := st.Create(ctx, "k", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := "[sent Sun 22 Nov 2026 09:30] after the talk with a very long secret phrase here"
+	ctxt := note + "\n\nRecalled memory: passages.\n\n<memory source=\"MEMORY.md:3-3\">\nthe very long secret phrase here again\n</memory>\n"
+	if _, err := st.Append(ctx, &s, core.StoredMessage{Role: "user", Content: "hi", Context: ctxt, RecallAt: len(note)}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := forget.Find(ctx, home, db, nil, "very long secret phrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := st.Messages(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := msgs[0]
+	if want := "[sent Sun 22 Nov 2026 09:30] after the talk with a [forgotten] here"; m.Context[:m.RecallAt] != want {
+		t.Errorf("folds to %q, want %q", m.Context[:m.RecallAt], want)
+	}
+	if !strings.HasPrefix(m.Context[m.RecallAt:], "\n\nRecalled memory") || strings.Contains(m.Context, "secret") {
+		t.Errorf("context after the forget:\n%s", m.Context)
+	}
+}
+
+// Deleting a session's logged turns from a log moves the turns below them:
+// where core's messages say those were logged moves with them.
+func TestSessionsDeleteMovesLoggedTurns(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	st := core.NewSessions(db, time.Now)
+	const rel = "logs/2026-11-20.md"
+	places := map[string]core.LogSpan{"gone": {Path: rel, Start: 7, End: 11}, "kept": {Path: rel, Start: 13, End: 15}}
+	for _, name := range []string{"gone", "kept"} {
+		s, err := st.Create(ctx, name, "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := st.Append(ctx, &s, core.StoredMessage{Role: "user", Content: "hello from " + name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.AppendReply(ctx, &s, core.StoredMessage{Role: "assistant", Content: "hi"}, id, places[name]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, home, rel, "# 2026-11-20\n\n### 09:00\n\nA note.\n\n### 10:00 · session gone\n\n**User:** hello from gone\n\n**Atlas:** hi\n\n### 11:00 · session kept\n\n**User:** hello from kept\n")
+	p, err := forget.Sessions(ctx, home, db, nil, []string{"gone"}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	kept, err := st.Get(ctx, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := st.Messages(ctx, kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := msgs[0].Logged, (core.LogSpan{Path: rel, Start: 7, End: 9}); !msgs[0].LogKnown || got != want {
+		t.Errorf("kept's turn logged at %+v, want %+v", got, want)
+	}
+	lines := strings.Split(read(t, home, rel), "\n")
+	if lines[6] != "### 11:00 · session kept" || lines[8] != "**User:** hello from kept" {
+		t.Errorf("the log's lines 7-9: %q", lines[6:9])
+	}
+}

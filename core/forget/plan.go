@@ -83,6 +83,10 @@ type rowEdit struct {
 	rowid         int64
 	old, value    string // as listed, and as it will be
 	rehash        bool   // a revision: its sha256 follows its content
+	// recallAt is, for a message's context, where its recalled passages
+	// begin once the phrase is out (core's messages.recall_at, which a
+	// window folds at): -1 for any other value.
+	recallAt int
 }
 
 // Empty reports whether the plan changes nothing.
@@ -370,7 +374,12 @@ func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string) er
 		if n == 0 {
 			continue
 		}
-		e := rowEdit{table: table, column: col, rowid: id, old: v, value: nv, rehash: table == "revisions" && col == "content"}
+		e := rowEdit{table: table, column: col, rowid: id, old: v, value: nv, rehash: table == "revisions" && col == "content", recallAt: -1}
+		if table == "messages" && col == "context" {
+			if err := e.splitAtRecall(ctx, db, p.phrase); err != nil {
+				return err
+			}
+		}
 		p.rows = append(p.rows, e)
 		pl := Place{Kind: "state", Table: table, Column: col, Row: id, Count: n}
 		if onlyMarkers(nv) {
@@ -382,6 +391,23 @@ func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string) er
 		return err
 	}
 	return p.describeRows(ctx, db, table)
+}
+
+// splitAtRecall replaces the phrase in a message's context on each side of
+// where its recalled passages begin, and moves that point by what the
+// replacement changed before it, so that a fold still cuts there.
+func (e *rowEdit) splitAtRecall(ctx context.Context, db *sql.DB, phrase string) error {
+	var at int
+	if err := db.QueryRowContext(ctx, `SELECT recall_at FROM messages WHERE rowid = ?1`, e.rowid).Scan(&at); err != nil {
+		return fmt.Errorf("forget: read messages.recall_at: %w", err)
+	}
+	if at <= 0 || at > len(e.old) {
+		return nil
+	}
+	note, _ := replace(e.old[:at], phrase)
+	passages, _ := replace(e.old[at:], phrase)
+	e.value, e.recallAt = note+passages, len(note)
+	return nil
 }
 
 // describeRows names the places found in table the way a person knows

@@ -19,13 +19,14 @@ const (
 	identityArgsRunes = 60
 )
 
-// IdentityLines are the identity section's scheduled-jobs lines: every
-// enabled job with its schedule in words ("- memory distill: weekly, Mon
-// 03:00 Europe/Berlin (job distill)"), then every job that failures
-// disabled, by name. They depend only on the jobs' definitions and
-// enabled state, not on when they last ran, so they stay byte-identical
-// between changes.
-func IdentityLines(ctx context.Context, db *sql.DB) ([]string, error) {
+// Identity are the scheduled jobs as the identity section shows them, one
+// line each: every enabled job with its schedule in words ("memory
+// distill: weekly, Mon 03:00 Europe/Berlin (job distill)"), then every job
+// that failures disabled, by name; all of them, so that a caller that shows
+// a few knows how many more there are. They depend only on the jobs'
+// definitions and enabled state, not on when they last ran, so they stay
+// byte-identical between changes.
+func Identity(ctx context.Context, db *sql.DB) ([]string, error) {
 	all, err := NewStore(db, nil).List(ctx)
 	if err != nil {
 		return nil, err
@@ -35,15 +36,27 @@ func IdentityLines(ctx context.Context, db *sql.DB) ([]string, error) {
 		cmd := printable.Cut(strings.Join(j.Args, " "), identityArgsRunes)
 		switch {
 		case j.Enabled:
-			enabled = append(enabled, fmt.Sprintf("- %s: %s (job %s)", cmd, j.Schedule.Words(), j.Name))
+			enabled = append(enabled, fmt.Sprintf("%s: %s (job %s)", cmd, j.Schedule.Words(), j.Name))
 		case j.DisabledReason != "":
-			broken = append(broken, fmt.Sprintf("- %s (job %s): %s; the user can re-enable it with: agent jobs enable %s", cmd, j.Name, j.DisabledReason, j.Name))
+			broken = append(broken, fmt.Sprintf("%s (job %s): %s; the user can re-enable it with: agent jobs enable %s", cmd, j.Name, j.DisabledReason, j.Name))
 		}
 	}
-	lines := append(enabled, broken...)
-	if len(lines) > IdentityMax {
-		more := len(lines) - IdentityMax
-		lines = append(lines[:IdentityMax], fmt.Sprintf("- … and %d more (agent jobs list)", more))
+	return append(enabled, broken...), nil
+}
+
+// IdentityLines are Identity as a bulleted list within the budget above.
+func IdentityLines(ctx context.Context, db *sql.DB) ([]string, error) {
+	items, err := Identity(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]string, 0, min(len(items), IdentityMax+1))
+	for i, item := range items {
+		if i == IdentityMax {
+			lines = append(lines, fmt.Sprintf("- … and %d more (agent jobs list)", len(items)-IdentityMax))
+			break
+		}
+		lines = append(lines, "- "+item)
 	}
 	return lines, nil
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"agent/core"
 	"agent/core/journal"
 )
 
@@ -53,10 +52,10 @@ func yearOfEntries(b *testing.B, n int) []byte {
 	return buf.Bytes()
 }
 
-func benchWorkspace(b *testing.B, journals map[string][]byte) *core.Workspace {
+func benchWorkspace(b *testing.B, journals map[string][]byte) *workspace {
 	b.Helper()
 	home := b.TempDir()
-	ws, _, err := core.Init(context.Background(), home)
+	ws, _, err := initWorkspace(context.Background(), home)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"agent/core"
 	"agent/core/jobs"
 	"agent/core/journal"
 	"agent/core/reminders"
@@ -24,13 +23,13 @@ import (
 type device struct {
 	t    *testing.T
 	home string
-	ws   *core.Workspace
+	ws   *workspace
 }
 
 func newDevice(t *testing.T) *device {
 	t.Helper()
 	home := t.TempDir()
-	ws, _, err := core.Init(context.Background(), home)
+	ws, _, err := initWorkspace(context.Background(), home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +45,7 @@ func (d *device) reopen() {
 	if err := d.ws.Close(); err != nil {
 		d.t.Fatal(err)
 	}
-	ws, err := core.Open(context.Background(), d.home)
+	ws, err := openWorkspace(context.Background(), d.home)
 	if err != nil {
 		d.t.Fatal(err)
 	}
@@ -383,7 +382,7 @@ func TestExistingRecordsAreExportedOnce(t *testing.T) {
 	}
 	os.RemoveAll(filepath.Join(a.home, "sync"))
 	a.ws.State.Close() // not a.ws.Close: there is no outbox to flush
-	ws, err := core.Open(ctx, a.home)
+	ws, err := openWorkspace(ctx, a.home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,7 +535,7 @@ func TestAWorkspaceCopiedWithItsStateDBIsAnotherDevice(t *testing.T) {
 	if err := os.CopyFS(home, os.DirFS(a.home)); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := core.Open(ctx, home)
+	ws, err := openWorkspace(ctx, home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -570,7 +569,7 @@ func TestConcurrentFlushesWriteEachChangeOnce(t *testing.T) {
 	errs := make(chan error, 8)
 	for range 8 {
 		go func() {
-			ws, err := core.Open(ctx, a.home)
+			ws, err := openWorkspace(ctx, a.home)
 			if err == nil {
 				err = ws.Close()
 			}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"agent/core"
 	"agent/core/memrev"
+	"agent/core/statedb"
 	"agent/memory"
 	"agent/soul/revisions"
 )
@@ -17,17 +17,23 @@ import (
 func TestRevisionsDiffRevert(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
-	ws, _, err := core.Init(ctx, home)
+	// A workspace's MEMORY.md and the state.db tables memrev uses, without
+	// core (which stands above this package).
+	if err := os.WriteFile(filepath.Join(home, "MEMORY.md"), []byte("# Memory\n\n## Preferences\n\n- Tea, not coffee.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := statedb.Open(ctx, filepath.Join(home, "state.db"), true, []statedb.Set{
+		{Component: "revisions", Files: revisions.Migrations}, {Component: "memrev", Files: memrev.Migrations}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ws.Close()
-	st := memrev.NewStore(ws.State, home, nil)
+	defer db.Close()
+	st := memrev.NewStore(db, home, nil)
 	path := filepath.Join(home, "MEMORY.md")
 	initial, _ := os.ReadFile(path)
 
 	// An agent change: the initial file is recorded first as the user's.
-	if _, err := memrev.AppendFact(ctx, ws.State, home, memrev.Agent, "memory_append tool", "Likes green tea", "Preferences", nil); err != nil {
+	if _, err := memrev.AppendFact(ctx, db, home, memrev.Agent, "memory_append tool", "Likes green tea", "Preferences", nil); err != nil {
 		t.Fatal(err)
 	}
 	// An edit with an editor, noticed by the next reader.

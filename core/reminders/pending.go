@@ -18,22 +18,37 @@ const (
 	PendingTextRunes = 120
 )
 
-// PendingLines are the identity section's PENDING lines: the reminders due
-// at or before now, most overdue first, within the budget above. They depend
-// only on state.db and on which reminders now has reached, so they stay
-// byte-identical between changes. loc is the user's zone for the times shown.
-func PendingLines(ctx context.Context, db *sql.DB, now time.Time, loc *time.Location) ([]string, error) {
+// Pending are the reminders due at or before now, most overdue first, one
+// line each ("reminder 7, due Fri 2026-11-27 10:01 CET: text", the text cut
+// to PendingTextRunes): every one of them, so that a caller that shows a
+// few knows how many more there are. They depend only on state.db and on
+// which reminders now has reached, so they stay byte-identical between
+// changes. loc is the user's zone for the times shown.
+func Pending(ctx context.Context, db *sql.DB, now time.Time, loc *time.Location) ([]string, error) {
 	due, err := NewStore(db, nil).Due(ctx, now)
 	if err != nil {
 		return nil, err
 	}
-	var lines []string
+	items := make([]string, len(due))
 	for i, r := range due {
+		items[i] = fmt.Sprintf("reminder %d, due %s: %s", r.ID, Format(r.DueAt, loc), cut(r.Text, PendingTextRunes))
+	}
+	return items, nil
+}
+
+// PendingLines are Pending as a bulleted list within the budget above.
+func PendingLines(ctx context.Context, db *sql.DB, now time.Time, loc *time.Location) ([]string, error) {
+	items, err := Pending(ctx, db, now, loc)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for i, item := range items {
 		if i == PendingMax {
-			lines = append(lines, fmt.Sprintf("- … and %d more (agent reminders list)", len(due)-PendingMax))
+			lines = append(lines, fmt.Sprintf("- … and %d more (agent reminders list)", len(items)-PendingMax))
 			break
 		}
-		lines = append(lines, fmt.Sprintf("- reminder %d, due %s: %s", r.ID, Format(r.DueAt, loc), cut(r.Text, PendingTextRunes)))
+		lines = append(lines, "- "+item)
 	}
 	return lines, nil
 }

@@ -1,11 +1,15 @@
-package core
+package window
 
-import "testing"
+import (
+	"testing"
+
+	"agent/core/llm"
+)
 
 func TestNewPromptTokensLeavesOutTheCachedPrefix(t *testing.T) {
 	sys := Message{Role: "system", Content: "You are Atlas. " + string(make([]byte, 0))}
-	a := ChatRequest{Model: "m", Messages: []Message{sys, {Role: "user", Content: "hello there"}}}
-	b := ChatRequest{Model: "m", Messages: append(append([]Message{}, a.Messages...), Message{Role: "assistant", Content: "hi"}, Message{Role: "user", Content: "and now?"})}
+	a := llm.ChatRequest{Model: "m", Messages: []Message{sys, {Role: "user", Content: "hello there"}}}
+	b := llm.ChatRequest{Model: "m", Messages: append(append([]Message{}, a.Messages...), Message{Role: "assistant", Content: "hi"}, Message{Role: "user", Content: "and now?"})}
 	all := NewPromptTokens(nil, &b)
 	added := NewPromptTokens(&a, &b)
 	if added <= 0 || added >= all {

@@ -1,9 +1,10 @@
-package core
+// Package watch keeps a workspace's index fresh while agent memory watch
+// runs, vouching for it to the one-shot commands meanwhile.
+package watch
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -11,13 +12,13 @@ import (
 	"agent/memory"
 )
 
-// WatchDebounce is how long KeepIndexFresh waits after the last change
+// Debounce is how long KeepIndexFresh waits after the last change
 // before refreshing: an editor's save is several events (write a temp file,
 // rename, chmod), and a burst of them should cost one refresh.
-const WatchDebounce = 200 * time.Millisecond
+const Debounce = 200 * time.Millisecond
 
-// WatchReport is what KeepIndexFresh tells its caller (the CLI prints it).
-type WatchReport struct {
+// Report is what KeepIndexFresh tells its caller (the CLI prints it).
+type Report struct {
 	// Started: the first refresh is done; Stats is the index then, and
 	// unsure says why searches must walk the files here, or is nil.
 	Started func(st index.Stats, unsure error)
@@ -26,6 +27,9 @@ type WatchReport struct {
 	// Note: something the user should know that does not stop the watch
 	// (why searches walk the files here, a failed refresh).
 	Note func(string)
+	// Gone says, as an error, that home no longer holds a workspace (it
+	// was deleted or moved): the watch stops with it. Nil: never asked.
+	Gone func() error
 }
 
 // KeepIndexFresh keeps home's index current until ctx is done (agent memory
@@ -34,7 +38,7 @@ type WatchReport struct {
 // one-shot searches and chats (index.Vouch), so they need not walk the
 // files. One inotify watch serves both: the monitor that wakes the loop is
 // the one whose cookie round trip makes a vouch sure.
-func KeepIndexFresh(ctx context.Context, home string, ix *index.Index, r WatchReport) error {
+func KeepIndexFresh(ctx context.Context, home string, ix *index.Index, r Report) error {
 	// The monitor starts before the first refresh, so nothing that changes
 	// while that refresh runs goes unseen.
 	mon, err := memory.NewMonitor(home)
@@ -96,35 +100,34 @@ func KeepIndexFresh(ctx context.Context, home string, ix *index.Index, r WatchRe
 	// (which may not: hence the ticker) ends the watch: there is nothing
 	// left to keep fresh, and a watcher left running would hold a socket
 	// and an inotify watch for nothing.
-	check := time.NewTicker(WatchGoneCheck)
+	check := time.NewTicker(GoneCheck)
 	defer check.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-mon.Changes():
-			quiet.Reset(WatchDebounce) // wait for the burst to end
+			quiet.Reset(Debounce) // wait for the burst to end
 		case <-quiet.C:
-			if err := workspaceGone(home); err != nil {
+			if err := r.gone(); err != nil {
 				return err
 			}
 			refresh()
 		case <-check.C:
-			if err := workspaceGone(home); err != nil {
+			if err := r.gone(); err != nil {
 				return err
 			}
 		}
 	}
 }
 
-// WatchGoneCheck is how often a watch looks whether its workspace is still
+// GoneCheck is how often a watch looks whether its workspace is still
 // there when no change has woken it.
-const WatchGoneCheck = 30 * time.Second
+const GoneCheck = 30 * time.Second
 
-// workspaceGone says, as an error, that home no longer holds a workspace.
-func workspaceGone(home string) error {
-	if err := Locate(home); errors.Is(err, ErrNoWorkspace) {
-		return fmt.Errorf("the workspace at %s is gone (deleted or moved): stopping the watch", home)
+func (r Report) gone() error {
+	if r.Gone == nil {
+		return nil
 	}
-	return nil
+	return r.Gone()
 }

@@ -1,4 +1,8 @@
-package core
+// Package ollama is the Model (core/llm) backed by an Ollama server,
+// through Ollama's own api client: requests with every option stated,
+// streamed replies bounded by a load and a stall timeout, and Ollama's
+// errors told apart (unreachable, model missing) as ErrUnavailable.
+package ollama
 
 import (
 	"context"
@@ -14,6 +18,8 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/envconfig"
 	"github.com/ollama/ollama/types/model"
+
+	"agent/core/llm"
 )
 
 // Timeouts for a streamed reply. The api client has none of its own, and a
@@ -29,7 +35,7 @@ const (
 	DefaultLoadTimeout = 5 * time.Minute
 )
 
-// Values sent when a ChatRequest leaves them zero, so that every request
+// Values sent when a llm.ChatRequest leaves them zero, so that every request
 // states them explicitly: Ollama's own num_ctx default (4096) would silently
 // cut the front of a long prompt, and a keep_alive of 0 would unload the model
 // after every turn.
@@ -38,8 +44,12 @@ const (
 	ollamaFallbackKeepAlive = 5 * time.Minute
 )
 
-// Ollama is the Model backed by an Ollama server, through its own api client.
-type Ollama struct {
+// ErrUnavailable marks Ollama unreachable or the model missing (core's
+// ErrUnavailable, exit 4).
+var ErrUnavailable = errors.New("model unavailable")
+
+// Client is the Model backed by an Ollama server, through its own api client.
+type Client struct {
 	client *api.Client
 	host   string // base URL, e.g. http://127.0.0.1:11434
 
@@ -49,28 +59,28 @@ type Ollama struct {
 	LoadTimeout  time.Duration
 }
 
-var _ Model = (*Ollama)(nil)
+var _ llm.Model = (*Client)(nil)
 
-// NewOllama returns an adapter for the server at OLLAMA_HOST, read exactly
+// New returns an adapter for the server at OLLAMA_HOST, read exactly
 // as Ollama reads it (default http://127.0.0.1:11434). A nil httpClient means
 // one without an overall timeout: replies stream for as long as they need,
 // bounded by the stall and load timeouts instead.
-func NewOllama(httpClient *http.Client) (*Ollama, error) {
+func New(httpClient *http.Client) (*Client, error) {
 	base := envconfig.Host()
 	if base.Scheme != "http" && base.Scheme != "https" {
-		return nil, fmt.Errorf("%w: OLLAMA_HOST=%q: scheme must be http or https", ErrModelUnavailable, envconfig.Var("OLLAMA_HOST"))
+		return nil, fmt.Errorf("%w: OLLAMA_HOST=%q: scheme must be http or https", ErrUnavailable, envconfig.Var("OLLAMA_HOST"))
 	}
 	if httpClient == nil {
 		httpClient = &http.Client{}
 	}
-	return &Ollama{client: api.NewClient(base, httpClient), host: base.String()}, nil
+	return &Client{client: api.NewClient(base, httpClient), host: base.String()}, nil
 }
 
 // Host is the server's base URL, as used in messages.
-func (o *Ollama) Host() string { return o.host }
+func (o *Client) Host() string { return o.host }
 
 // Version asks the server for its version; it is also the reachability check.
-func (o *Ollama) Version(ctx context.Context) (string, error) {
+func (o *Client) Version(ctx context.Context) (string, error) {
 	ctx, cancel := o.quick(ctx)
 	defer cancel()
 	v, err := o.client.Version(ctx)
@@ -88,12 +98,12 @@ var errNoAnswer = errors.New("no answer")
 // or the port held by something else — must not hang the terminal. The
 // bound is the stall timeout, the longest the user agreed to wait for a
 // silent server.
-func (o *Ollama) quick(ctx context.Context) (context.Context, context.CancelFunc) {
+func (o *Client) quick(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeoutCause(ctx, ollamaTimeout(o.StallTimeout, DefaultStallTimeout), errNoAnswer)
 }
 
 // late words a quick request that ran out of time.
-func (o *Ollama) late(ctx context.Context, err error) error {
+func (o *Client) late(ctx context.Context, err error) error {
 	if errors.Is(context.Cause(ctx), errNoAnswer) {
 		return &ollamaError{msg: fmt.Sprintf("Ollama at %s accepted the connection but did not answer within %s (a wedged server, or another program on its port?)",
 			o.host, ollamaTimeout(o.StallTimeout, DefaultStallTimeout)), cause: err}
@@ -103,18 +113,18 @@ func (o *Ollama) late(ctx context.Context, err error) error {
 
 // Show describes an installed model. The context length comes from the
 // model's own metadata, "<architecture>.context_length".
-func (o *Ollama) Show(ctx context.Context, name string) (ModelInfo, error) {
+func (o *Client) Show(ctx context.Context, name string) (llm.ModelInfo, error) {
 	ctx, cancel := o.quick(ctx)
 	defer cancel()
 	resp, err := o.client.Show(ctx, &api.ShowRequest{Model: name})
 	if err != nil {
 		var se api.StatusError
 		if errors.As(err, &se) && se.StatusCode == http.StatusNotFound {
-			return ModelInfo{}, o.modelNotFound(name)
+			return llm.ModelInfo{}, o.modelNotFound(name)
 		}
-		return ModelInfo{}, o.classify(o.late(ctx, err), name)
+		return llm.ModelInfo{}, o.classify(o.late(ctx, err), name)
 	}
-	info := ModelInfo{
+	info := llm.ModelInfo{
 		Name:          NormalizeModel(name),
 		Family:        resp.Details.Family,
 		ParameterSize: resp.Details.ParameterSize,
@@ -133,11 +143,11 @@ func (o *Ollama) Show(ctx context.Context, name string) (ModelInfo, error) {
 }
 
 // Check is what runs before the first turn: is the server reachable, and is
-// the model installed? Both failures wrap ErrModelUnavailable and say what to
+// the model installed? Both failures wrap ErrUnavailable and say what to
 // do about them.
-func (o *Ollama) Check(ctx context.Context, name string) (ModelInfo, error) {
+func (o *Client) Check(ctx context.Context, name string) (llm.ModelInfo, error) {
 	if _, err := o.Version(ctx); err != nil {
-		return ModelInfo{}, err
+		return llm.ModelInfo{}, err
 	}
 	return o.Show(ctx, name)
 }
@@ -155,22 +165,13 @@ func NormalizeModel(name string) string {
 	return n.DisplayShortest()
 }
 
-// ValidModelName refuses a name Ollama could never accept ("bad model!!"),
-// as a usage error that says what a name looks like.
-func ValidModelName(name string) error {
-	if !model.ParseName(strings.TrimSpace(name)).IsValid() {
-		return fmt.Errorf("%w: model name %q: want NAME or NAME:TAG, e.g. llama3.2 or qwen2.5:7b (letters, digits, '.', '-', '_'; a namespace/ or host/ in front if needed)", ErrInvalidInput, name)
-	}
-	return nil
-}
-
 // errOllamaStalled is the cancel cause set by the stall watchdog.
 var errOllamaStalled = errors.New("stalled")
 
 // Chat streams one reply. A watchdog cancels the request when no chunk has
 // arrived for LoadTimeout (before the first) or StallTimeout (after it).
-func (o *Ollama) Chat(ctx context.Context, req ChatRequest, onToken func(string)) (Reply, error) {
-	var reply Reply
+func (o *Client) Chat(ctx context.Context, req llm.ChatRequest, onToken func(string)) (llm.Reply, error) {
+	var reply llm.Reply
 	var content strings.Builder
 	done := false
 
@@ -191,7 +192,7 @@ func (o *Ollama) Chat(ctx context.Context, req ChatRequest, onToken func(string)
 			}
 		}
 		for _, tc := range r.Message.ToolCalls {
-			reply.ToolCalls = append(reply.ToolCalls, ToolCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+			reply.ToolCalls = append(reply.ToolCalls, llm.ToolCall{Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 		}
 		if r.Done {
 			done = true
@@ -224,9 +225,9 @@ func (o *Ollama) Chat(ctx context.Context, req ChatRequest, onToken func(string)
 	return reply, nil
 }
 
-// ollamaChatRequest renders a ChatRequest on the wire types, with num_ctx and
+// ollamaChatRequest renders a llm.ChatRequest on the wire types, with num_ctx and
 // keep_alive always set.
-func ollamaChatRequest(req ChatRequest) *api.ChatRequest {
+func ollamaChatRequest(req llm.ChatRequest) *api.ChatRequest {
 	stream := true
 	numCtx := req.NumCtx
 	if numCtx <= 0 {
@@ -277,7 +278,7 @@ type ollamaToolProperty = struct {
 // ToolsChars is the size of a tool list as a model reads it: the JSON of
 // Ollama's own tool type, which its templates print (llama3.x in the last
 // user message, so every turn; qwen2.x in the system block).
-func ToolsChars(specs []ToolSpec) int {
+func ToolsChars(specs []llm.ToolSpec) int {
 	tools := make([]api.Tool, len(specs))
 	for i, s := range specs {
 		tools[i] = ollamaTool(s)
@@ -289,7 +290,7 @@ func ToolsChars(specs []ToolSpec) int {
 	return utf8.RuneCount(b)
 }
 
-func ollamaTool(t ToolSpec) api.Tool {
+func ollamaTool(t llm.ToolSpec) api.Tool {
 	tool := api.Tool{Type: "function"}
 	tool.Function.Name = t.Name
 	tool.Function.Description = t.Description
@@ -310,7 +311,7 @@ func ollamaTool(t ToolSpec) api.Tool {
 }
 
 // ollamaError is a failure talking to Ollama: its message is the one shown to
-// the user, and it always matches ErrModelUnavailable (exit 4).
+// the user, and it always matches ErrUnavailable (exit 4).
 type ollamaError struct {
 	msg      string
 	cause    error
@@ -321,9 +322,9 @@ func (e *ollamaError) Error() string { return e.msg }
 
 func (e *ollamaError) Unwrap() []error {
 	if e.cause == nil {
-		return []error{ErrModelUnavailable}
+		return []error{ErrUnavailable}
 	}
-	return []error{ErrModelUnavailable, e.cause}
+	return []error{ErrUnavailable, e.cause}
 }
 
 func ollamaModelNotFound(name string) error {
@@ -339,7 +340,7 @@ const installedShown = 8
 // a mistyped name or tag is seen at once, and how to pick one (--model).
 // Asked once, bounded as any quick request; if Ollama cannot list them,
 // the pull command alone is said.
-func (o *Ollama) modelNotFound(name string) error {
+func (o *Client) modelNotFound(name string) error {
 	err := ollamaModelNotFound(name).(*ollamaError)
 	ctx, cancel := o.quick(context.Background())
 	defer cancel()
@@ -366,7 +367,12 @@ func (o *Ollama) modelNotFound(name string) error {
 }
 
 // isModelNotFound tells "model not installed" from the other failures.
-func isModelNotFound(err error) bool {
+// Unavailable is an error saying msg that is ErrUnavailable (exit 4).
+func Unavailable(msg string) error { return &ollamaError{msg: msg} }
+
+// IsModelNotFound reports whether err says the model is not installed (the
+// server itself answered).
+func IsModelNotFound(err error) bool {
 	var oe *ollamaError
 	return errors.As(err, &oe) && oe.notFound
 }
@@ -379,7 +385,7 @@ func ollamaNotFound(msg string) bool {
 
 // classify turns an api client error into one that says what happened and
 // what to do. name is the model involved, if any.
-func (o *Ollama) classify(err error, name string) error {
+func (o *Client) classify(err error, name string) error {
 	var oe *ollamaError
 	if errors.As(err, &oe) {
 		return err // already worded

@@ -1,4 +1,4 @@
-package core
+package window
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func TestFoldsKeepTheWindowLongAndTheCostFlat(t *testing.T) {
 		// Each turn recalls a different slice of the notes, so each context
 		// is new and as large as the recall allows.
 		in.Recalled = append(hits[turn%40:], hits[:turn%40]...)
-		a, err := assemble(in)
+		a, err := Assemble(in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +45,7 @@ func TestFoldsKeepTheWindowLongAndTheCostFlat(t *testing.T) {
 		if len(a.Recalled) < 3 {
 			t.Fatalf("turn %d: only %d passages recalled", turn, len(a.Recalled))
 		}
-		req := requestText(a.Messages)
+		req := RequestText(a.Messages)
 		seen := map[string]int{}
 		for _, m := range a.Messages {
 			for _, h := range hits {
@@ -75,7 +75,7 @@ func TestFoldsKeepTheWindowLongAndTheCostFlat(t *testing.T) {
 				// holds no passage but the new message's: the new message
 				// and at most a few short exchanges.
 				folds++
-				at := sharedPrefix(prev, req)
+				at := SharedPrefix(prev, req)
 				if strings.Count(req[at:], "<memory ") != len(a.Recalled) {
 					t.Errorf("turn %d: a fold re-sends %d passages, want only the new message's %d", turn, strings.Count(req[at:], "<memory "), len(a.Recalled))
 				}
@@ -89,7 +89,7 @@ func TestFoldsKeepTheWindowLongAndTheCostFlat(t *testing.T) {
 		}
 		in.FoldBefore = a.FoldBefore // as chat stores it with the message
 		id++
-		in.History = append(in.History, StoredMessage{ID: id, Role: "user", Content: in.Message, Context: a.Context})
+		in.History = append(in.History, StoredMessage{ID: id, Role: "user", Content: in.Message, Context: a.Context, RecallAt: a.RecallAt, Recalled: a.RecallRefs()})
 		id++
 		in.History = append(in.History, StoredMessage{ID: id, Role: "assistant", Content: fmt.Sprintf("Noted, turn %d.", turn)})
 		prev = req + "assistant\x00" + fmt.Sprintf("Noted, turn %d.", turn) + "\x00"
@@ -106,15 +106,15 @@ func TestFoldsKeepTheWindowLongAndTheCostFlat(t *testing.T) {
 func BenchmarkAssembleFullWindow(b *testing.B) {
 	in := baseInput()
 	in.NumCtx, in.Reserve, in.CharsPerToken = 16384, 1024, 3.5
-	ctx := "[sent Sun 22 Nov 2026 09:30]\n\n" + recallHeader + "\n<memory source=\"logs/2026-11-20.md:3-5\">\n" + strings.Repeat("a note about the trip ", 20) + "\n</memory>\n"
+	ctx := "[sent Sun 22 Nov 2026 09:30]\n\n" + RecallHeader + "\n<memory source=\"logs/2026-11-20.md:3-5\">\n" + strings.Repeat("a note about the trip ", 20) + "\n</memory>\n"
 	for i := range 400 {
 		in.History = append(in.History,
-			StoredMessage{ID: int64(2*i + 1), Role: "user", Content: fmt.Sprintf("question %d %s", i, strings.Repeat("word ", 30)), Context: ctx},
+			StoredMessage{ID: int64(2*i + 1), Role: "user", Content: fmt.Sprintf("question %d %s", i, strings.Repeat("word ", 30)), Context: ctx, RecallAt: len("[sent Sun 22 Nov 2026 09:30]")},
 			StoredMessage{ID: int64(2*i + 2), Role: "assistant", Content: fmt.Sprintf("answer %d %s", i, strings.Repeat("reply ", 60))})
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := assemble(in); err != nil {
+		if _, err := Assemble(in); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package core
+package watch
 
 import (
 	"context"
@@ -17,11 +17,9 @@ import (
 func TestKeepIndexFresh(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
-	ws, _, err := Init(ctx, home)
-	if err != nil {
+	if err := os.MkdirAll(filepath.Join(home, "logs"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	ws.Close()
 	ix, err := index.Open(ctx, home, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +30,7 @@ func TestKeepIndexFresh(t *testing.T) {
 	refreshed := make(chan index.Stats, 10)
 	done := make(chan error, 1)
 	go func() {
-		done <- KeepIndexFresh(wctx, home, ix, WatchReport{
+		done <- KeepIndexFresh(wctx, home, ix, Report{
 			Started:   func(index.Stats, error) { close(started) },
 			Refreshed: func(st index.Stats) { refreshed <- st },
 			Note:      func(msg string) { t.Logf("note: %s", msg) },

@@ -1,4 +1,4 @@
-package core
+package window
 
 import (
 	"math"
@@ -13,7 +13,7 @@ import (
 const (
 	defaultCharsPerToken = 3.0
 	minCharsPerToken     = 0.5 // CJK text, or a byte tokenizer under a template of long role markers
-	maxCharsPerToken     = 6.0
+	MaxCharsPerToken     = 6.0
 	// messageOverhead covers the chat template's role markers per message.
 	messageOverhead = 6
 )
@@ -22,29 +22,34 @@ const (
 type estimator struct{ charsPerToken float64 }
 
 func newEstimator(calibrated float64) estimator {
-	if calibrated < minCharsPerToken || calibrated > maxCharsPerToken {
+	if calibrated < minCharsPerToken || calibrated > MaxCharsPerToken {
 		calibrated = defaultCharsPerToken
 	}
 	return estimator{charsPerToken: calibrated}
 }
 
-func (e estimator) tokens(s string) int {
-	return int(math.Ceil(float64(utf8.RuneCountInString(s)) / e.charsPerToken))
-}
+func (e estimator) tokens(s string) int { return e.runes(utf8.RuneCountInString(s)) }
+
+// runes is the estimate for a text of n runes.
+func (e estimator) runes(n int) int { return int(math.Ceil(float64(n) / e.charsPerToken)) }
 
 func (e estimator) message(m Message) int { return e.tokens(m.Content) + messageOverhead }
 
-// calibrate blends a new measurement (characters sent / prompt_eval_count)
+// Calibrate blends a new measurement (characters sent / prompt_eval_count)
 // into the stored ratio. Only prompts large enough to measure are used, and
 // the blend keeps one odd reply from swinging the budget.
-func calibrate(old float64, chars, promptEvalCount int) (float64, bool) {
+func Calibrate(old float64, chars, promptEvalCount int) (float64, bool) {
 	if promptEvalCount < 50 || chars < 200 {
 		return old, false
 	}
 	measured := float64(chars) / float64(promptEvalCount)
-	measured = math.Max(minCharsPerToken, math.Min(maxCharsPerToken, measured))
-	if old < minCharsPerToken || old > maxCharsPerToken {
+	measured = math.Max(minCharsPerToken, math.Min(MaxCharsPerToken, measured))
+	if old < minCharsPerToken || old > MaxCharsPerToken {
 		return measured, true
 	}
 	return 0.5*old + 0.5*measured, true
 }
+
+// Tokens is s's size by the default (uncalibrated, so never moving)
+// estimate: what the identity section's budgets count.
+func Tokens(s string) int { return newEstimator(0).tokens(s) }

@@ -1,0 +1,96 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"agent/core/compact"
+	"agent/core/ollamatest"
+)
+
+// counter counts what a turn reads through the interfaces a Chat is given.
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *counter) add(what string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n[what]++
+}
+
+func (c *counter) take() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.n
+	c.n = map[string]int{}
+	return n
+}
+
+type countedRecall struct {
+	Recaller
+	c *counter
+}
+
+func (r countedRecall) Recall(ctx context.Context, text string, k int) ([]Recalled, error) {
+	r.c.add("recall")
+	return r.Recaller.Recall(ctx, text, k)
+}
+
+type countedIdentity struct {
+	IdentitySource
+	name string
+	c    *counter
+}
+
+func (s countedIdentity) Identity(ctx context.Context, today time.Time) ([]IdentityBlock, error) {
+	s.c.add("identity " + s.name)
+	return s.IdentitySource.Identity(ctx, today)
+}
+
+// A turn gathers what it needs once: one recall, one read of each identity
+// source, even on a turn whose window moves and which compacts first (the
+// compaction's summary is fitted into the state the turn gathered, not
+// gathered again).
+func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
+	ctx := context.Background()
+	f := newChatFixture(t, true)
+	f.chat.Sessions = NewSessions(f.ws.State, f.chat.Now) // the session's day is the logs' day
+	f.chat.NumCtx = 4900                                  // ~800 of them for the built-in tool list
+	f.srv.Default(ollamatest.Text("Noted, with a long enough answer to fill the window a little faster than a short one would, and then some more words about trips, gardens, books and cars."))
+	n := &counter{n: map[string]int{}}
+	f.chat.Memory = countedRecall{f.mem, n}
+	for i, src := range f.chat.Identity {
+		f.chat.Identity[i] = countedIdentity{src, fmt.Sprint(i), n}
+	}
+	f.chat.AutoCompact, f.chat.CompactModel = true, &citingModel{}
+	s := f.session("once")
+	compacted := 0
+	for i := range 45 {
+		res, err := f.chat.Turn(ctx, s, fmt.Sprintf("note %d: the garden, the tulips by the blue door and the compost heap number %d", i, i), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, note := range res.Notices {
+			if strings.HasPrefix(note, "auto-compaction: ") && strings.Contains(note, "summarised") {
+				compacted++
+			}
+		}
+		got := n.take()
+		want := map[string]int{"recall": 1}
+		for k := range f.chat.Identity {
+			want[fmt.Sprintf("identity %d", k)] = 1
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("turn %d read %v, want %v", i, got, want)
+		}
+	}
+	if _, ok, _ := compact.Load(ctx, f.ws.State, s.ID); !ok || compacted == 0 {
+		t.Fatal("no turn compacted: the test proves nothing")
+	}
+}
