@@ -86,6 +86,7 @@ type Report struct {
 	Remote    string   `json:"remote"`    // origin's URL, "" when there is none
 	Files     []string `json:"files"`     // files the merge changed here
 	Entries   int      `json:"entries"`   // log entries that came in
+	Records   int      `json:"records"`   // record changes (journal lines) that came in
 	Pushed    bool     `json:"pushed"`
 }
 
@@ -499,6 +500,17 @@ func incoming(ctx context.Context, g *git, from, to string, rep *Report) error {
 			rep.Entries++
 		}
 	}
+	// Each journal line is one change to a profile record, a reminder or a
+	// job, made on another device.
+	diff, err = g.run(ctx, "diff", "-U0", "--no-color", from, to, "--", JournalDir+"/")
+	if err != nil {
+		return err
+	}
+	for _, l := range strings.Split(diff, "\n") {
+		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
+			rep.Records++
+		}
+	}
 	return nil
 }
 
@@ -509,7 +521,14 @@ func (r Report) Summary() string {
 	}
 	in := "nothing new came in"
 	if len(r.Files) > 0 {
-		in = fmt.Sprintf("%s came in (%s)", plural(r.Entries, "log entry", "log entries"), plural(len(r.Files), "file", "files"))
+		var what []string
+		if r.Entries > 0 || r.Records == 0 {
+			what = append(what, plural(r.Entries, "log entry", "log entries"))
+		}
+		if r.Records > 0 {
+			what = append(what, plural(r.Records, "record change", "record changes"))
+		}
+		in = fmt.Sprintf("%s came in (%s)", strings.Join(what, " and "), plural(len(r.Files), "file", "files"))
 	}
 	out := "nothing to push"
 	if r.Pushed {
