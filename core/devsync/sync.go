@@ -522,11 +522,14 @@ func (r Report) Summary() string {
 	in := "nothing new came in"
 	if len(r.Files) > 0 {
 		var what []string
-		if r.Entries > 0 || r.Records == 0 {
+		if r.Entries > 0 {
 			what = append(what, plural(r.Entries, "log entry", "log entries"))
 		}
 		if r.Records > 0 {
 			what = append(what, plural(r.Records, "record change", "record changes"))
+		}
+		if len(what) == 0 { // lines edited or forgotten, none added
+			what = append(what, "changes")
 		}
 		in = fmt.Sprintf("%s came in (%s)", strings.Join(what, " and "), plural(len(r.Files), "file", "files"))
 	}
