@@ -11,14 +11,16 @@ import (
 )
 
 // ConflictMark opens the block a merge writes where both devices changed
-// the same lines: both versions follow it, this device's first. `agent
+// the same lines: both versions follow it, the merging device's first. `agent
 // doctor` looks for it. It is visible text, not a git conflict marker, so
 // the file stays readable markdown and nothing trips over it.
 const ConflictMark = "> **sync:** both devices changed these lines; both versions are kept below. Keep the right one, then delete this note and its end line."
 
-// The lines that separate the two versions and close the block.
+// The lines that separate the two versions and close the block. Neither
+// says "this device": the merged file travels, and on the other device
+// "this" would name the wrong one.
 const (
-	conflictThis  = "> **sync:** this device's version:"
+	conflictThis  = "> **sync:** one device's version:"
 	conflictOther = "> **sync:** the other device's version:"
 	conflictEnd   = "> **sync:** end of the two versions."
 )
