@@ -45,3 +45,22 @@ func TestFitCellMarksTheCut(t *testing.T) {
 		t.Errorf("fitCell with colour = %q", got)
 	}
 }
+
+// TestTableKeepsTimesWhole: on a narrow terminal a table cuts its other
+// columns, never a time's (cut, "Fri 2026-11-27 15:08 …" has lost its
+// zone, which item 4 of issue 37 wants shown).
+func TestTableKeepsTimesWhole(t *testing.T) {
+	var out strings.Builder
+	a := &app{io: &iostreams{Out: &out, OutTTY: true}} // 80 columns
+	tb := a.newTable("ID", "WHEN", "KEY", "CHANGE", "COMMAND")
+	tb.row("1", "Fri 2026-11-27 15:08 CET", "agent.name", `(unset) → "Atlas"`, "init")
+	tb.row("4", "Fri 2026-11-27 15:10 CET", "user.timezone", `(unset) → "Europe/Berlin"`, "profile set")
+	if err := tb.flush(); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n")[1:] {
+		if !strings.Contains(line, " CET  ") || displayWidth(line) > 80 {
+			t.Errorf("line of %d columns, its time cut: %q", displayWidth(line), line)
+		}
+	}
+}

@@ -44,6 +44,9 @@ func (t *table) flush() error {
 	}
 	for i, h := range t.header {
 		floors[i] = max(minCol, displayWidth(h))
+		if t.timeColumn(i) {
+			floors[i] = widths[i] // a time cut loses its zone or its minutes: never cut
+		}
 	}
 	widths = fitWidths(widths, floors, 2, t.a.io.cols())
 	var b strings.Builder
@@ -64,6 +67,27 @@ func (t *table) flush() error {
 	_, err := t.a.io.Out.Write([]byte(b.String()))
 	return err
 }
+
+// timeColumn says whether every cell of column i (the header aside) is a
+// time as when.Format writes it ("Fri 2026-11-27 15:08 CET"), or empty.
+func (t *table) timeColumn(i int) bool {
+	seen := false
+	for _, r := range t.rows {
+		if i >= len(r) || r[i] == "" {
+			continue
+		}
+		if !personTime().MatchString(sgr().ReplaceAllString(r[i], "")) {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// personTime matches when.Layout's output.
+var personTime = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Z][a-z]{2} \d{4}-\d\d-\d\d \d\d:\d\d [-+\w]+$`)
+})
 
 // sgr matches the colour and style escapes this program writes.
 var sgr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;]*m") })
