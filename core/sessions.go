@@ -275,8 +275,8 @@ func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (in
 	return st.appendWith(ctx, s, m, nil, nil)
 }
 
-// AppendRequest is Append for a user's message that is about to be sent:
-// the request (requestText) is recorded as the session's last in the same
+// AppendRequest is Append for a user's message that is about to be sent,
+// its content and context redacted already (Chat.seal): the request (requestText) is recorded as the session's last in the same
 // transaction, one commit instead of two on the turn's path, and with it
 // where its window stops replaying recalled passages (see LastRequest; it
 // only ever moves forward).
@@ -284,7 +284,7 @@ func (st *Sessions) AppendRequest(ctx context.Context, s *Session, m StoredMessa
 	return st.appendWith(ctx, s, m, &sentRequest{request, foldBefore}, nil)
 }
 
-// AppendReply is Append for a turn's final reply: where the turn was
+// AppendReply is Append for a turn's final reply, redacted already: where the turn was
 // logged (logTurn) is recorded with its user's message userID in the same
 // transaction.
 func (st *Sessions) AppendReply(ctx context.Context, s *Session, m StoredMessage, userID int64, logged LogSpan) (int64, error) {
@@ -316,17 +316,21 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 		m.Status = StatusComplete
 	}
 	// Secrets never land in state.db: not in a message, its tool calls or
-	// the recalled context. The request text kept for the cache check comes
-	// redacted from the turn (Chat.prepare), which compares it so.
-	m.Content, _ = secrets.Redact(m.Content)
+	// the recalled context. A turn's message (with its context and the
+	// request text kept for the cache check) and its reply come redacted
+	// from the turn (Chat.seal, Chat.Turn), which redacts each text once.
 	calls, _ = secrets.Redact(calls)
-	// The context is redacted in its two parts, so that RecallAt still
-	// says where the recalled passages begin.
-	if m.RecallAt > 0 && m.RecallAt <= len(m.Context) {
+	switch {
+	case request != nil || logged != nil: // redacted by the turn
+	case m.RecallAt > 0 && m.RecallAt <= len(m.Context):
+		// The context is redacted in its two parts, so that RecallAt
+		// still says where the recalled passages begin.
+		m.Content, _ = secrets.Redact(m.Content)
 		note, _ := secrets.Redact(m.Context[:m.RecallAt])
 		passages, _ := secrets.Redact(m.Context[m.RecallAt:])
 		m.Context, m.RecallAt = note+passages, len(note)
-	} else {
+	default:
+		m.Content, _ = secrets.Redact(m.Content)
 		m.Context, _ = secrets.Redact(m.Context)
 		m.RecallAt = 0
 	}

@@ -29,8 +29,16 @@ type turn struct {
 	last      string
 	tokens    ToolsSize
 	assembled *Assembled
-	request   string // requestText of the assembled messages
-	cpt       float64
+	// said is the user's message redacted, once, at the start of the turn:
+	// state.db, the request text and the log all take it from here.
+	said string
+	// request is the assembled messages' RequestText, redacted; context
+	// and recallAt the assembled context as state.db keeps it (redacted
+	// in its two parts). seal sets them once, from the final fit.
+	request  string
+	context  string
+	recallAt int
+	cpt      float64
 	// extends says the request begins with the session's last one whole:
 	// the model's cache holds all of that (false on a window move).
 	extends bool
@@ -43,6 +51,7 @@ func (c *Chat) Assemble(ctx context.Context, s *Session, message string) (*Assem
 	if err != nil {
 		return nil, err
 	}
+	c.seal(t)
 	return t.assembled, nil
 }
 
@@ -72,15 +81,17 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 		}
 		return ""
 	}
-	t := &turn{session: s, agentName: get("agent.name")}
+	t := &turn{session: s, agentName: get("agent.name"), said: c.redact("message", message)}
 	t.bootstrap = t.agentName == "" || get("user.name") == ""
+	// The tool list is built once and measured once, in its two parts
+	// (the identity section names the built-in ones).
 	builtin, integrations := toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)
-	names := builtinNames(builtin, c.NoTools)
-	t.tools = append(builtin, integrations...)
 	if c.NoTools {
-		t.tools, builtin, integrations = nil, nil, nil
+		builtin, integrations = nil, nil
 	}
-	t.specs = toolSpecs(t.tools)
+	t.tools = append(builtin, integrations...)
+	t.specs = c.toolSpecs(t.tools)
+	names := toolNames(t.specs[:len(builtin)])
 
 	loc, zone := c.zone(get("user.timezone"))
 	t.now = c.Now().In(loc)
@@ -164,8 +175,8 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	if len(records) == 0 {
 		summary = "# Profile\n\n(empty: the names are not set yet)"
 	}
-	tools := ToolsSize{Builtin: len(builtin), BuiltinChars: ToolsChars(toolSpecs(builtin)),
-		MCP: len(integrations), MCPChars: ToolsChars(toolSpecs(integrations))}
+	tools := ToolsSize{Builtin: len(builtin), BuiltinChars: c.toolsChars(t.specs[:len(builtin)]),
+		MCP: len(integrations), MCPChars: c.toolsChars(t.specs[len(builtin):])}
 	in := window.Input{
 		Prompt: p, Bootstrap: t.bootstrap, Identity: identity, IdentityCuts: identityCuts,
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
@@ -189,17 +200,55 @@ func (t *turn) fit() error {
 	}
 	t.assembled = a
 	a.Tools = t.tokens
-	// The request text is kept (with the message) for the next turn's cache
-	// check as state.db keeps everything: with its secrets replaced. So it
-	// is compared as it is kept: a secret-shaped string in SOUL.md or the
-	// profile would otherwise end the shared prefix on every turn.
-	t.request, _ = secrets.Redact(window.RequestText(a.Messages))
+	return nil
+}
+
+// seal redacts what the turn keeps of its final fit, each text once: the
+// context in its two parts (so that recallAt still says where the recalled
+// passages begin) and the request text, kept (with the message) for the
+// next turn's cache check as state.db keeps everything: with its secrets
+// replaced. So it is compared as it is kept: a secret-shaped string in
+// SOUL.md or the profile would otherwise end the shared prefix on every
+// turn. The request is redacted message by message, the message and the
+// context reused: a secret never spans the NUL that RequestText puts
+// between two messages, so the bytes are those of redacting it whole.
+func (c *Chat) seal(t *turn) {
+	a := t.assembled
+	if a.RecallAt > 0 && a.RecallAt <= len(a.Context) {
+		note := c.redact("context", a.Context[:a.RecallAt])
+		t.context, t.recallAt = note+c.redact("recalled", a.Context[a.RecallAt:]), len(note)
+	} else {
+		t.context, t.recallAt = c.redact("context", a.Context), 0
+	}
+	msgs := make([]Message, len(a.Messages))
+	for i, m := range a.Messages {
+		switch {
+		case i == len(a.Messages)-1 && m.Role == "user" && m.Content == t.input.Message:
+			m.Content = t.said
+		case i == len(a.Messages)-1 && m.Role == "user" && a.Context != "" && m.Content == window.WithContext(a.Context, t.input.Message):
+			m.Content = window.WithContext(t.context, t.said)
+		case m.Role == "user" && a.Context != "" && m.Content == a.Context:
+			m.Content = t.context
+		default:
+			m.Content = c.redact("layer", m.Content)
+		}
+		msgs[i] = m
+	}
+	t.request = window.RequestText(msgs)
 	a.RequestBytes = len(t.request)
 	if t.session.ID != 0 {
 		a.PrefixReuse = window.SharedPrefix(t.last, t.request)
 		t.extends = a.PrefixReuse == len(t.last)
 	}
-	return nil
+}
+
+// redact replaces the secrets in text, counted as what (Chat.count).
+func (c *Chat) redact(what, text string) string {
+	if c.count != nil {
+		c.count("redact " + what)
+	}
+	text, _ = secrets.Redact(text)
+	return text
 }
 
 // refit fits the turn again after a compaction: only the session's summary
@@ -213,12 +262,17 @@ func (c *Chat) refit(ctx context.Context, t *turn) error {
 	return t.fit()
 }
 
-// builtinNames are the names of the built-in tools offered this turn: the
-// identity section lists them; an integration's tools are summed up on
-// its own line (NAME__tool), so tens of them do not fill the section.
-func builtinNames(builtin []tool, noTools bool) []string {
-	if noTools {
-		return nil
+// toolSpecs and toolsChars are the package's, counted (Chat.count).
+func (c *Chat) toolSpecs(tools []tool) []ToolSpec {
+	if c.count != nil {
+		c.count("tool specs")
 	}
-	return toolNames(toolSpecs(builtin))
+	return toolSpecs(tools)
+}
+
+func (c *Chat) toolsChars(specs []ToolSpec) int {
+	if c.count != nil && len(specs) > 0 {
+		c.count("tools marshalled")
+	}
+	return ToolsChars(specs)
 }

@@ -56,7 +56,9 @@ func (s countedIdentity) Identity(ctx context.Context, today time.Time) ([]Ident
 // A turn gathers what it needs once: one recall, one read of each identity
 // source, even on a turn whose window moves and which compacts first (the
 // compaction's summary is fitted into the state the turn gathered, not
-// gathered again).
+// gathered again). It builds and measures (marshals) the tool list once,
+// and redacts each of its texts once: the message, the reply, the context
+// kept with the message, the agent's name in the log (the Chat's count).
 func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 	ctx := context.Background()
 	f := newChatFixture(t, true)
@@ -69,6 +71,7 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 		f.chat.Identity[i] = countedIdentity{src, fmt.Sprint(i), n}
 	}
 	f.chat.AutoCompact, f.chat.CompactModel = true, &citingModel{}
+	f.chat.count = n.add
 	s := f.session("once")
 	compacted := 0
 	for i := range 45 {
@@ -82,7 +85,20 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 			}
 		}
 		got := n.take()
-		want := map[string]int{"recall": 1}
+		// The request's other messages (prompt, layers, history) are
+		// redacted one by one, each once; the recalled passages once
+		// when there are any.
+		reqs := f.srv.Requests()
+		if sent := len(reqs[len(reqs)-1].Messages) - 1; got["redact layer"] != sent {
+			t.Errorf("turn %d: %d of the request's other messages redacted, %d sent", i, got["redact layer"], sent)
+		}
+		if got["redact recalled"] > 1 {
+			t.Errorf("turn %d: recalled passages redacted %d times", i, got["redact recalled"])
+		}
+		delete(got, "redact layer")
+		delete(got, "redact recalled")
+		want := map[string]int{"recall": 1, "tool specs": 1, "tools marshalled": 1,
+			"redact message": 1, "redact reply": 1, "redact context": 1, "redact name": 1}
 		for k := range f.chat.Identity {
 			want[fmt.Sprintf("identity %d", k)] = 1
 		}
