@@ -29,12 +29,10 @@ type turn struct {
 	last      string
 	tokens    ToolsSize
 	assembled *Assembled
-	// said is the user's message redacted, once, at the start of the turn:
-	// state.db, the request text and the log all take it from here.
-	said string
-	// request is the assembled messages' RequestText, redacted; context
-	// and recallAt the assembled context as state.db keeps it (redacted
-	// in its two parts). seal sets them once, from the final fit.
+	// said is the message redacted at the turn's start, for state.db, the
+	// request text and the log; seal sets request (RequestText, redacted),
+	// context and recallAt (as state.db keeps them) from the final fit.
+	said     string
 	request  string
 	context  string
 	recallAt int
@@ -83,8 +81,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	}
 	t := &turn{session: s, agentName: get("agent.name"), said: c.redact("message", message)}
 	t.bootstrap = t.agentName == "" || get("user.name") == ""
-	// The tool list is built once and measured once, in its two parts
-	// (the identity section names the built-in ones).
+	// The tool list is built once and measured once, in its two parts.
 	builtin, integrations := toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)
 	if c.NoTools {
 		builtin, integrations = nil, nil
@@ -203,15 +200,12 @@ func (t *turn) fit() error {
 	return nil
 }
 
-// seal redacts what the turn keeps of its final fit, each text once: the
-// context in its two parts (so that recallAt still says where the recalled
-// passages begin) and the request text, kept (with the message) for the
-// next turn's cache check as state.db keeps everything: with its secrets
-// replaced. So it is compared as it is kept: a secret-shaped string in
-// SOUL.md or the profile would otherwise end the shared prefix on every
-// turn. The request is redacted message by message, the message and the
-// context reused: a secret never spans the NUL that RequestText puts
-// between two messages, so the bytes are those of redacting it whole.
+// seal redacts, once each, what the turn keeps of its final fit: the
+// context in its two parts (recallAt still says where the passages begin)
+// and the request text, kept for the next turn's cache check and compared
+// as kept (a secret-shaped string in SOUL.md would otherwise end the shared
+// prefix every turn). It is redacted message by message, reusing the
+// message and context: no secret spans the NUL between two messages.
 func (c *Chat) seal(t *turn) {
 	a := t.assembled
 	if a.RecallAt > 0 && a.RecallAt <= len(a.Context) {
@@ -242,17 +236,27 @@ func (c *Chat) seal(t *turn) {
 	}
 }
 
-// redact replaces the secrets in text, counted as what (Chat.count).
+// redact, toolSpecs and toolsChars are counted (Chat.count): once a turn.
 func (c *Chat) redact(what, text string) string {
-	if c.count != nil {
-		c.count("redact " + what)
-	}
+	c.counted("redact " + what)
 	text, _ = secrets.Redact(text)
 	return text
 }
 
-// refit fits the turn again after a compaction: only the session's summary
-// is read again; everything else is as gathered.
+func (c *Chat) toolSpecs(tools []tool) []ToolSpec { c.counted("tool specs"); return toolSpecs(tools) }
+
+func (c *Chat) toolsChars(specs []ToolSpec) int {
+	c.counted("tools marshalled") // in two parts, built-in and MCP: twice
+	return ToolsChars(specs)
+}
+
+func (c *Chat) counted(what string) {
+	if c.count != nil {
+		c.count(what)
+	}
+}
+
+// refit fits the turn again after a compaction, reading only the summary.
 func (c *Chat) refit(ctx context.Context, t *turn) error {
 	var err error
 	if t.input.Summary, t.input.SummarySource, err = c.loadSummary(ctx, t.session); err != nil {
@@ -260,19 +264,4 @@ func (c *Chat) refit(ctx context.Context, t *turn) error {
 	}
 	t.input.ReserveSummary = true
 	return t.fit()
-}
-
-// toolSpecs and toolsChars are the package's, counted (Chat.count).
-func (c *Chat) toolSpecs(tools []tool) []ToolSpec {
-	if c.count != nil {
-		c.count("tool specs")
-	}
-	return toolSpecs(tools)
-}
-
-func (c *Chat) toolsChars(specs []ToolSpec) int {
-	if c.count != nil && len(specs) > 0 {
-		c.count("tools marshalled")
-	}
-	return ToolsChars(specs)
 }
