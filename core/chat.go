@@ -64,8 +64,7 @@ type Chat struct {
 	Confirm func(question string) bool
 	// Notify shows the user a one-line note (stderr): proposals, cuts, warnings.
 	Notify func(string)
-	// count, when set (by a test), is told each time a turn does something
-	// it should do once: "redact message", "tool specs", …
+	// count is told (by a test) each thing a turn does once: "tool specs", …
 	count func(what string)
 }
 

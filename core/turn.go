@@ -37,9 +37,6 @@ type turn struct {
 	context  string
 	recallAt int
 	cpt      float64
-	// extends says the request begins with the session's last one whole:
-	// the model's cache holds all of that (false on a window move).
-	extends bool
 }
 
 // Assemble builds exactly the context a turn would send for message, without
@@ -204,8 +201,7 @@ func (t *turn) fit() error {
 // context in its two parts (recallAt still says where the passages begin)
 // and the request text, kept for the next turn's cache check and compared
 // as kept (a secret-shaped string in SOUL.md would otherwise end the shared
-// prefix every turn). It is redacted message by message, reusing the
-// message and context: no secret spans the NUL between two messages.
+// prefix every turn), message by message: no secret spans their NUL.
 func (c *Chat) seal(t *turn) {
 	a := t.assembled
 	if a.RecallAt > 0 && a.RecallAt <= len(a.Context) {
@@ -232,7 +228,6 @@ func (c *Chat) seal(t *turn) {
 	a.RequestBytes = len(t.request)
 	if t.session.ID != 0 {
 		a.PrefixReuse = window.SharedPrefix(t.last, t.request)
-		t.extends = a.PrefixReuse == len(t.last)
 	}
 }
 

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"agent/core/compact"
 	"agent/core/ollamatest"
+	"agent/core/skills"
 )
 
 // counter counts what a turn reads through the interfaces a Chat is given.
@@ -58,7 +60,8 @@ func (s countedIdentity) Identity(ctx context.Context, today time.Time) ([]Ident
 // compaction's summary is fitted into the state the turn gathered, not
 // gathered again). It builds and measures (marshals) the tool list once (measured in its two parts),
 // and redacts each of its texts once: the message, the reply, the context
-// kept with the message, the agent's name in the log (the Chat's count).
+// kept with the message, the agent's name in the log (the Chat's count);
+// it discovers the skills once, for both lengths of their lines.
 func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 	ctx := context.Background()
 	f := newChatFixture(t, true)
@@ -67,6 +70,12 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 	f.srv.Default(ollamatest.Text("Noted, with a long enough answer to fill the window a little faster than a short one would, and then some more words about trips, gardens, books and cars."))
 	n := &counter{n: map[string]int{}}
 	f.chat.Memory = countedRecall{f.mem, n}
+	// A skill, so that the skills' lines are rendered at both lengths.
+	writeFileT(t, filepath.Join(f.home, "skills", "compost", "SKILL.md"), "---\nname: compost\ndescription: turns the heap\n---\nbody\n")
+	f.chat.Identity[0] = skillsIdentity{f.home, func(roots []skills.Root) skills.Catalog {
+		n.add("skills.Discover")
+		return skills.Discover(roots)
+	}}
 	for i, src := range f.chat.Identity {
 		f.chat.Identity[i] = countedIdentity{src, fmt.Sprint(i), n}
 	}
@@ -98,7 +107,7 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 		delete(got, "redact layer")
 		delete(got, "redact recalled")
 		want := map[string]int{"recall": 1, "tool specs": 1, "tools marshalled": 2,
-			"redact message": 1, "redact reply": 1, "redact context": 1, "redact name": 1}
+			"redact message": 1, "redact reply": 1, "redact context": 1, "redact name": 1, "skills.Discover": 1}
 		for k := range f.chat.Identity {
 			want[fmt.Sprintf("identity %d", k)] = 1
 		}
