@@ -344,8 +344,8 @@ func toolCallNames(calls []ToolCall) string {
 
 // logTurn appends a finished exchange to today's log so conversations become
 // searchable memory, under a "### HH:MM · session NAME" heading, and says
-// where it went (stored with the turn: compaction and recall find it there).
-// The message (t.said) and reply come redacted; so is who, here.
+// where it went (stored with the turn: compaction and recall find it there);
+// the message (t.said) and reply come redacted.
 func (c *Chat) logTurn(t *turn, reply string) (LogSpan, error) {
 	who := t.agentName
 	if who == "" {

@@ -297,6 +297,16 @@ type loggedTurn struct {
 	span   LogSpan
 }
 
+// redactContext redacts a message's context in its two parts, so that
+// recallAt still says where the recalled passages begin (0: none).
+func redactContext(context string, recallAt int, redact func(what, s string) string) (string, int) {
+	if recallAt <= 0 || recallAt > len(context) {
+		return redact("context", context), 0
+	}
+	note := redact("context", context[:recallAt])
+	return note + redact("recalled", context[recallAt:]), len(note)
+}
+
 // sentRequest is what AppendRequest records with the message.
 type sentRequest struct {
 	text       string
@@ -316,23 +326,12 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 		m.Status = StatusComplete
 	}
 	// Secrets never land in state.db: not in a message, its tool calls or
-	// the recalled context. A turn's message (with its context and the
-	// request text kept for the cache check) and its reply come redacted
-	// from the turn (Chat.seal, Chat.Turn), which redacts each text once.
+	// the recalled context. A turn's message (its context, its request
+	// text) and reply come redacted: the turn redacts each text once.
 	calls, _ = secrets.Redact(calls)
-	switch {
-	case request != nil || logged != nil: // redacted by the turn
-	case m.RecallAt > 0 && m.RecallAt <= len(m.Context):
-		// The context is redacted in its two parts, so that RecallAt
-		// still says where the recalled passages begin.
+	if request == nil && logged == nil {
 		m.Content, _ = secrets.Redact(m.Content)
-		note, _ := secrets.Redact(m.Context[:m.RecallAt])
-		passages, _ := secrets.Redact(m.Context[m.RecallAt:])
-		m.Context, m.RecallAt = note+passages, len(note)
-	default:
-		m.Content, _ = secrets.Redact(m.Content)
-		m.Context, _ = secrets.Redact(m.Context)
-		m.RecallAt = 0
+		m.Context, m.RecallAt = redactContext(m.Context, m.RecallAt, func(_, s string) string { s, _ = secrets.Redact(s); return s })
 	}
 	recalled, _ := secrets.Redact(string(m.Recalled))
 	now := st.now().UTC().Format(time.RFC3339Nano)

@@ -21,17 +21,15 @@ type turn struct {
 	tools     []tool
 	specs     []ToolSpec // of tools, as sent: built once a turn
 	agentName string
-	// input is everything the turn's context is fitted from, gathered
-	// once; last is the session's previous request. A turn that compacts
-	// fits again from them with the new summary (refit), reading nothing
-	// else again.
+	// input is everything the turn's context is fitted from, gathered once;
+	// last is the session's previous request. A turn that compacts fits
+	// again from them with the new summary (refit), reading nothing else.
 	input     window.Input
 	last      string
 	tokens    ToolsSize
 	assembled *Assembled
-	// said is the message redacted at the turn's start, for state.db, the
-	// request text and the log; seal sets request (RequestText, redacted),
-	// context and recallAt (as state.db keeps them) from the final fit.
+	// said is the message redacted at the start; seal sets request (its
+	// RequestText, redacted), context and recallAt as state.db keeps them.
 	said     string
 	request  string
 	context  string
@@ -84,7 +82,8 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 		builtin, integrations = nil, nil
 	}
 	t.tools = append(builtin, integrations...)
-	t.specs = c.toolSpecs(t.tools)
+	c.counted("tool specs", "")
+	t.specs = toolSpecs(t.tools)
 	names := toolNames(t.specs[:len(builtin)])
 
 	loc, zone := c.zone(get("user.timezone"))
@@ -175,7 +174,7 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 		Prompt: p, Bootstrap: t.bootstrap, Identity: identity, IdentityCuts: identityCuts,
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
-		Recalled: r.hits, OwnTurns: ownTurns, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Opening: opening, Message: message, ToolsChars: tools.BuiltinChars,
+		Recalled: r.hits, Fenced: c.fence(r.hits), OwnTurns: ownTurns, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Opening: opening, Message: message, ToolsChars: tools.BuiltinChars,
 		Summary: compacted, SummarySource: compactedSource, ReserveSummary: reserveSummary,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, IdentityBudget: identityBudget, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
@@ -204,12 +203,7 @@ func (t *turn) fit() error {
 // prefix every turn), message by message: no secret spans their NUL.
 func (c *Chat) seal(t *turn) {
 	a := t.assembled
-	if a.RecallAt > 0 && a.RecallAt <= len(a.Context) {
-		note := c.redact("context", a.Context[:a.RecallAt])
-		t.context, t.recallAt = note+c.redact("recalled", a.Context[a.RecallAt:]), len(note)
-	} else {
-		t.context, t.recallAt = c.redact("context", a.Context), 0
-	}
+	t.context, t.recallAt = redactContext(a.Context, a.RecallAt, c.redact)
 	msgs := make([]Message, len(a.Messages))
 	for i, m := range a.Messages {
 		switch {
@@ -231,23 +225,32 @@ func (c *Chat) seal(t *turn) {
 	}
 }
 
-// redact, toolSpecs and toolsChars are counted (Chat.count): once a turn.
+// fence, redact, toolsChars and the tool specs are counted (Chat.count).
+func (c *Chat) fence(hits []Recalled) []window.Fenced {
+	fenced := make([]window.Fenced, len(hits))
+	for i, h := range hits {
+		if c.count != nil {
+			c.count("fence " + h.Citation())
+		}
+		fenced[i] = window.Fence(h)
+	}
+	return fenced
+}
+
 func (c *Chat) redact(what, text string) string {
-	c.counted("redact " + what)
+	c.counted("redact ", what)
 	text, _ = secrets.Redact(text)
 	return text
 }
 
-func (c *Chat) toolSpecs(tools []tool) []ToolSpec { c.counted("tool specs"); return toolSpecs(tools) }
-
 func (c *Chat) toolsChars(specs []ToolSpec) int {
-	c.counted("tools marshalled") // in two parts, built-in and MCP: twice
+	c.counted("tools marshalled", "") // in two parts, built-in and MCP: twice
 	return ToolsChars(specs)
 }
 
-func (c *Chat) counted(what string) {
+func (c *Chat) counted(what, of string) {
 	if c.count != nil {
-		c.count(what)
+		c.count(what + of)
 	}
 }
 

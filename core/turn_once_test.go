@@ -61,7 +61,8 @@ func (s countedIdentity) Identity(ctx context.Context, today time.Time) ([]Ident
 // gathered again). It builds and measures (marshals) the tool list once (measured in its two parts),
 // and redacts each of its texts once: the message, the reply, the context
 // kept with the message, the agent's name in the log (the Chat's count);
-// it discovers the skills once, for both lengths of their lines.
+// it discovers the skills once, for both lengths of their lines, and fences
+// each recalled passage once.
 func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 	ctx := context.Background()
 	f := newChatFixture(t, true)
@@ -106,6 +107,14 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 		}
 		delete(got, "redact layer")
 		delete(got, "redact recalled")
+		for k, times := range got { // each recalled passage fenced once
+			if strings.HasPrefix(k, "fence ") {
+				if times != 1 {
+					t.Errorf("turn %d: %s: fenced %d times", i, k, times)
+				}
+				delete(got, k)
+			}
+		}
 		want := map[string]int{"recall": 1, "tool specs": 1, "tools marshalled": 2,
 			"redact message": 1, "redact reply": 1, "redact context": 1, "redact name": 1, "skills.Discover": 1}
 		for k := range f.chat.Identity {
