@@ -3,8 +3,6 @@ package core
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"agent/core/window"
@@ -144,17 +142,14 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	if r.err != nil {
 		c.notify("memory recall skipped: " + r.err.Error())
 	}
-	// Which hits are this session's own logged turns is known from where
-	// its turns were logged, as stored with them.
-	var logs []string
-	for _, h := range r.hits {
-		if strings.HasPrefix(h.Path, "logs/") && !slices.Contains(logs, h.Path) {
-			logs = append(logs, h.Path)
+	// Which hits are the session's own logged turns is known from where its
+	// turns were logged, as stored: in the history when it is the whole session.
+	logs := window.LogsOf(r.hits)
+	ownTurns, whole := window.OwnTurns(history, logs)
+	if !whole {
+		if ownTurns, err = c.Sessions.LoggedIn(ctx, *s, logs); err != nil {
+			return nil, err
 		}
-	}
-	ownTurns, err := c.Sessions.LoggedIn(ctx, *s, logs)
-	if err != nil {
-		return nil, err
 	}
 	if t.cpt, err = c.Sessions.CharsPerToken(ctx, c.ModelName); err != nil {
 		return nil, err
@@ -244,7 +239,9 @@ func (c *Chat) redact(what, text string) string {
 }
 
 func (c *Chat) toolsChars(specs []ToolSpec) int {
-	c.counted("tools marshalled", "") // in two parts, built-in and MCP: twice
+	if len(specs) > 0 { // an empty list is not marshalled
+		c.counted("tools marshalled", "")
+	}
 	return ToolsChars(specs)
 }
 

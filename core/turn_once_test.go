@@ -58,11 +58,12 @@ func (s countedIdentity) Identity(ctx context.Context, today time.Time) ([]Ident
 // A turn gathers what it needs once: one recall, one read of each identity
 // source, even on a turn whose window moves and which compacts first (the
 // compaction's summary is fitted into the state the turn gathered, not
-// gathered again). It builds and measures (marshals) the tool list once (measured in its two parts),
-// and redacts each of its texts once: the message, the reply, the context
-// kept with the message, the agent's name in the log (the Chat's count);
-// it discovers the skills once, for both lengths of their lines, and fences
-// each recalled passage once.
+// gathered again). It builds the tool list once and marshals it once (to
+// measure it; no integration here), redacts each of its texts once (the
+// message, the reply, the context kept with the message, the agent's name
+// in the log, each other message of the request), discovers the skills
+// once for both lengths of their lines, and fences each recalled passage
+// once (the Chat's count and the skills source's discover).
 func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 	ctx := context.Background()
 	f := newChatFixture(t, true)
@@ -115,7 +116,7 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 				delete(got, k)
 			}
 		}
-		want := map[string]int{"recall": 1, "tool specs": 1, "tools marshalled": 2,
+		want := map[string]int{"recall": 1, "tool specs": 1, "tools marshalled": 1,
 			"redact message": 1, "redact reply": 1, "redact context": 1, "redact name": 1, "skills.Discover": 1}
 		for k := range f.chat.Identity {
 			want[fmt.Sprintf("identity %d", k)] = 1

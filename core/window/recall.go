@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"agent/core/printable"
@@ -79,6 +80,33 @@ func (s StoredRefs) Decode() ([]RecallRef, error) {
 		}
 	}
 	return refs, nil
+}
+
+// LogsOf are the daily logs hits come from, each once.
+func LogsOf(hits []Recalled) []string {
+	var logs []string
+	for _, h := range hits {
+		if strings.HasPrefix(h.Path, "logs/") && !slices.Contains(logs, h.Path) {
+			logs = append(logs, h.Path)
+		}
+	}
+	return logs
+}
+
+// OwnTurns are where a session's turns were logged, in logs (Input.OwnTurns),
+// read from its history when that holds the whole session (no carried
+// message before it): whole says so. Otherwise the store is asked
+// (Sessions.LoggedIn): a turn in a new session or a short one needs no query.
+func OwnTurns(history []StoredMessage, logs []string) (own []LogSpan, whole bool) {
+	if len(history) > 0 && history[0].MsgsBefore > 0 {
+		return nil, false
+	}
+	for _, m := range history {
+		if m.Role == "user" && m.Logged.Path != "" && slices.Contains(logs, m.Logged.Path) {
+			own = append(own, m.Logged)
+		}
+	}
+	return own, true
 }
 
 // Holds reports whether the reference is passage h: the same place in the
