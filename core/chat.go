@@ -64,6 +64,8 @@ type Chat struct {
 	Confirm func(question string) bool
 	// Notify shows the user a one-line note (stderr): proposals, cuts, warnings.
 	Notify func(string)
+	// count is told (by a test) each thing a turn does once: "tool specs", …
+	count func(what string)
 }
 
 // Recaller is what chat needs from the memory index.
@@ -214,6 +216,7 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 			return nil, err
 		}
 	}
+	c.seal(t)
 	res = &TurnResult{Session: s.Name, Layers: t.assembled.Layers, Cuts: t.assembled.Cuts, ToolCalls: []ToolResult{},
 		PrefixReuse: t.assembled.PrefixReuse, RequestBytes: t.assembled.RequestBytes}
 	for _, cut := range t.assembled.Cuts {
@@ -222,8 +225,8 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 	// Stored under a context that Ctrl-C cannot cancel: the message must be
 	// saved even when the reply is interrupted.
 	store := context.WithoutCancel(ctx)
-	userID, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: message, Context: t.assembled.Context, Opening: t.assembled.Opening,
-		RecallAt: t.assembled.RecallAt, Recalled: t.assembled.RecallRefs()}, t.request, t.assembled.FoldBefore)
+	userID, err := c.Sessions.AppendRequest(store, s, StoredMessage{Role: "user", Content: t.said, Context: t.context, Opening: t.assembled.Opening,
+		RecallAt: t.recallAt, Recalled: t.assembled.RecallRefs()}, t.request, t.assembled.FoldBefore)
 	if err != nil {
 		return nil, err
 	}
@@ -289,16 +292,17 @@ func (c *Chat) Turn(ctx context.Context, s *Session, message string, onToken fun
 		}
 	}
 	res.Reply = final.Content
+	kept := c.redact("reply", final.Content) // for state.db and the log alike
 	// Logged first, so that where is stored with the reply, in its commit.
 	var span LogSpan
 	if !c.NoLog {
 		var lerr error
-		if span, lerr = c.logTurn(t, message, final.Content); lerr != nil {
+		if span, lerr = c.logTurn(t, kept); lerr != nil {
 			c.notify("turn not logged: " + lerr.Error())
 		}
 	}
 	logged := span.Path != ""
-	if _, err := c.Sessions.AppendReply(store, s, StoredMessage{Role: "assistant", Content: final.Content,
+	if _, err := c.Sessions.AppendReply(store, s, StoredMessage{Role: "assistant", Content: kept,
 		PromptEvalCount: res.PromptEvalCount, EvalCount: res.EvalCount}, userID, span); err != nil {
 		return res, err
 	}
@@ -340,14 +344,16 @@ func toolCallNames(calls []ToolCall) string {
 
 // logTurn appends a finished exchange to today's log so conversations become
 // searchable memory, under a "### HH:MM · session NAME" heading, and says
-// where it went (stored with the turn: compaction and recall find it there).
-func (c *Chat) logTurn(t *turn, message, reply string) (LogSpan, error) {
+// where it went (stored with the turn: compaction and recall find it there);
+// the message (t.said) and reply come redacted.
+func (c *Chat) logTurn(t *turn, reply string) (LogSpan, error) {
 	who := t.agentName
 	if who == "" {
 		who = "Assistant"
 	}
+	who = c.redact("name", who)
 	heading := t.now.Format("15:04") + memory.TurnHeadingMark + t.session.Name
-	res, err := memory.AppendLogEntry(c.WS.Home, t.now, heading, memory.TurnEntry(message, who, reply))
+	res, err := memory.AppendRedactedLogEntry(c.WS.Home, t.now, heading, memory.TurnEntry(t.said, who, reply))
 	if err != nil {
 		return LogSpan{}, err
 	}

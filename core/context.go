@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"strings"
 
 	"agent/core/printable"
 	"agent/core/window"
@@ -53,10 +52,5 @@ func recallBlock(r Recalled) string { return window.RecallBlock(r) }
 // inside the system prompt and notes to the user; control characters are
 // escaped, since `agent prompt` and the notes reach the terminal.
 func oneLine(s string, n int) string {
-	s = printable.Escape(neutralise(strings.Join(strings.Fields(s), " ")))
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return printable.Cut(printable.Escape(neutralise(printable.OneLine(s))), n)
 }

@@ -275,8 +275,8 @@ func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (in
 	return st.appendWith(ctx, s, m, nil, nil)
 }
 
-// AppendRequest is Append for a user's message that is about to be sent:
-// the request (requestText) is recorded as the session's last in the same
+// AppendRequest is Append for a user's message that is about to be sent,
+// its content and context redacted already (Chat.seal): the request (requestText) is recorded as the session's last in the same
 // transaction, one commit instead of two on the turn's path, and with it
 // where its window stops replaying recalled passages (see LastRequest; it
 // only ever moves forward).
@@ -284,7 +284,7 @@ func (st *Sessions) AppendRequest(ctx context.Context, s *Session, m StoredMessa
 	return st.appendWith(ctx, s, m, &sentRequest{request, foldBefore}, nil)
 }
 
-// AppendReply is Append for a turn's final reply: where the turn was
+// AppendReply is Append for a turn's final reply, redacted already: where the turn was
 // logged (logTurn) is recorded with its user's message userID in the same
 // transaction.
 func (st *Sessions) AppendReply(ctx context.Context, s *Session, m StoredMessage, userID int64, logged LogSpan) (int64, error) {
@@ -295,6 +295,16 @@ func (st *Sessions) AppendReply(ctx context.Context, s *Session, m StoredMessage
 type loggedTurn struct {
 	userID int64
 	span   LogSpan
+}
+
+// redactContext redacts a message's context in its two parts, so that
+// recallAt still says where the recalled passages begin (0: none).
+func redactContext(context string, recallAt int, redact func(what, s string) string) (string, int) {
+	if recallAt <= 0 || recallAt > len(context) {
+		return redact("context", context), 0
+	}
+	note := redact("context", context[:recallAt])
+	return note + redact("recalled", context[recallAt:]), len(note)
 }
 
 // sentRequest is what AppendRequest records with the message.
@@ -316,19 +326,12 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 		m.Status = StatusComplete
 	}
 	// Secrets never land in state.db: not in a message, its tool calls or
-	// the recalled context. The request text kept for the cache check comes
-	// redacted from the turn (Chat.prepare), which compares it so.
-	m.Content, _ = secrets.Redact(m.Content)
+	// the recalled context. A turn's message (its context, its request
+	// text) and reply come redacted: the turn redacts each text once.
 	calls, _ = secrets.Redact(calls)
-	// The context is redacted in its two parts, so that RecallAt still
-	// says where the recalled passages begin.
-	if m.RecallAt > 0 && m.RecallAt <= len(m.Context) {
-		note, _ := secrets.Redact(m.Context[:m.RecallAt])
-		passages, _ := secrets.Redact(m.Context[m.RecallAt:])
-		m.Context, m.RecallAt = note+passages, len(note)
-	} else {
-		m.Context, _ = secrets.Redact(m.Context)
-		m.RecallAt = 0
+	if request == nil && logged == nil {
+		m.Content, _ = secrets.Redact(m.Content)
+		m.Context, m.RecallAt = redactContext(m.Context, m.RecallAt, func(_, s string) string { s, _ = secrets.Redact(s); return s })
 	}
 	recalled, _ := secrets.Redact(string(m.Recalled))
 	now := st.now().UTC().Format(time.RFC3339Nano)

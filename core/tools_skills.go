@@ -202,12 +202,11 @@ func skillPath(c *Chat, s skills.Skill, rel string) string {
 // `agent prompt`'s cuts. Invalid skills are left out (agent skills list and
 // agent doctor report them); no skills, no lines.
 func SkillsIdentityLines(home string) (lines []string, cut string) {
-	return skillsLines(home, skills.IdentityBudget)
+	return skillsLines(skills.Discover(skills.DefaultRoots(home)), skills.IdentityBudget)
 }
 
-// skillsLines are the skills' identity lines within budget tokens.
-func skillsLines(home string, budget int) (lines []string, cut string) {
-	cat := skills.Discover(skills.DefaultRoots(home))
+// skillsLines are the catalogue's identity lines within budget tokens.
+func skillsLines(cat skills.Catalog, budget int) (lines []string, cut string) {
 	lines, cut = skills.IdentityLines(cat.Skills, budget, func(s string) int { return window.Tokens(neutralise(s)) })
 	for i := range lines {
 		lines[i] = neutralise(lines[i])
@@ -216,16 +215,21 @@ func skillsLines(home string, budget int) (lines []string, cut string) {
 }
 
 // SkillsIdentity is the skills as an IdentitySource, under Capabilities.
-func SkillsIdentity(home string) IdentitySource { return skillsIdentity{home: home} }
+func SkillsIdentity(home string) IdentitySource { return skillsIdentity{home, skills.Discover} }
 
-type skillsIdentity struct{ home string }
+// skillsIdentity discovers (skills.Discover; a test counts) once a turn.
+type skillsIdentity struct {
+	home     string
+	discover func([]skills.Root) skills.Catalog
+}
 
 func (s skillsIdentity) Identity(ctx context.Context, today time.Time) ([]IdentityBlock, error) {
-	lines, cut := SkillsIdentityLines(s.home)
+	cat := s.discover(skills.DefaultRoots(s.home))
+	lines, cut := skillsLines(cat, skills.IdentityBudget)
 	if len(lines) == 0 {
 		return nil, nil
 	}
-	short, _ := skillsLines(s.home, skills.ShortBudget)
+	short, _ := skillsLines(cat, skills.ShortBudget)
 	// The descriptions are the words of whoever wrote each skill (skill_save
 	// lets the model): fenced, below the header.
 	return []IdentityBlock{{Section: SectionCapabilities, Lines: lines, Cut: cut, Short: short,

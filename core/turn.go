@@ -3,8 +3,6 @@ package core
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"agent/core/window"
@@ -21,19 +19,20 @@ type turn struct {
 	tools     []tool
 	specs     []ToolSpec // of tools, as sent: built once a turn
 	agentName string
-	// input is everything the turn's context is fitted from, gathered
-	// once; last is the session's previous request. A turn that compacts
-	// fits again from them with the new summary (refit), reading nothing
-	// else again.
+	// input is everything the turn's context is fitted from, gathered once;
+	// last is the session's previous request. A turn that compacts fits
+	// again from them with the new summary (refit), reading nothing else.
 	input     window.Input
 	last      string
 	tokens    ToolsSize
 	assembled *Assembled
-	request   string // requestText of the assembled messages
-	cpt       float64
-	// extends says the request begins with the session's last one whole:
-	// the model's cache holds all of that (false on a window move).
-	extends bool
+	// said is the message redacted at the start; seal sets request (its
+	// RequestText, redacted), context and recallAt as state.db keeps them.
+	said     string
+	request  string
+	context  string
+	recallAt int
+	cpt      float64
 }
 
 // Assemble builds exactly the context a turn would send for message, without
@@ -43,6 +42,7 @@ func (c *Chat) Assemble(ctx context.Context, s *Session, message string) (*Assem
 	if err != nil {
 		return nil, err
 	}
+	c.seal(t)
 	return t.assembled, nil
 }
 
@@ -72,15 +72,17 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 		}
 		return ""
 	}
-	t := &turn{session: s, agentName: get("agent.name")}
+	t := &turn{session: s, agentName: get("agent.name"), said: c.redact("message", message)}
 	t.bootstrap = t.agentName == "" || get("user.name") == ""
+	// The tool list is built once and measured once, in its two parts.
 	builtin, integrations := toolsFor(t.bootstrap), c.mcpTools(t.bootstrap)
-	names := builtinNames(builtin, c.NoTools)
-	t.tools = append(builtin, integrations...)
 	if c.NoTools {
-		t.tools, builtin, integrations = nil, nil, nil
+		builtin, integrations = nil, nil
 	}
+	t.tools = append(builtin, integrations...)
+	c.counted("tool specs", "")
 	t.specs = toolSpecs(t.tools)
+	names := toolNames(t.specs[:len(builtin)])
 
 	loc, zone := c.zone(get("user.timezone"))
 	t.now = c.Now().In(loc)
@@ -140,17 +142,14 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	if r.err != nil {
 		c.notify("memory recall skipped: " + r.err.Error())
 	}
-	// Which hits are this session's own logged turns is known from where
-	// its turns were logged, as stored with them.
-	var logs []string
-	for _, h := range r.hits {
-		if strings.HasPrefix(h.Path, "logs/") && !slices.Contains(logs, h.Path) {
-			logs = append(logs, h.Path)
+	// Which hits are the session's own logged turns is known from where its
+	// turns were logged, as stored: in the history when it is the whole session.
+	logs := window.LogsOf(r.hits)
+	ownTurns, whole := window.OwnTurns(history, logs)
+	if !whole {
+		if ownTurns, err = c.Sessions.LoggedIn(ctx, *s, logs); err != nil {
+			return nil, err
 		}
-	}
-	ownTurns, err := c.Sessions.LoggedIn(ctx, *s, logs)
-	if err != nil {
-		return nil, err
 	}
 	if t.cpt, err = c.Sessions.CharsPerToken(ctx, c.ModelName); err != nil {
 		return nil, err
@@ -164,13 +163,13 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	if len(records) == 0 {
 		summary = "# Profile\n\n(empty: the names are not set yet)"
 	}
-	tools := ToolsSize{Builtin: len(builtin), BuiltinChars: ToolsChars(toolSpecs(builtin)),
-		MCP: len(integrations), MCPChars: ToolsChars(toolSpecs(integrations))}
+	tools := ToolsSize{Builtin: len(builtin), BuiltinChars: c.toolsChars(t.specs[:len(builtin)]),
+		MCP: len(integrations), MCPChars: c.toolsChars(t.specs[len(builtin):])}
 	in := window.Input{
 		Prompt: p, Bootstrap: t.bootstrap, Identity: identity, IdentityCuts: identityCuts,
 		Soul: doc.Content, SoulSource: fmt.Sprintf("SOUL.md revision %d", doc.Revision),
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
-		Recalled: r.hits, OwnTurns: ownTurns, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Opening: opening, Message: message, ToolsChars: tools.BuiltinChars,
+		Recalled: r.hits, Fenced: c.fence(r.hits), OwnTurns: ownTurns, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Opening: opening, Message: message, ToolsChars: tools.BuiltinChars,
 		Summary: compacted, SummarySource: compactedSource, ReserveSummary: reserveSummary,
 		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, IdentityBudget: identityBudget, Reserve: c.reserve(), CharsPerToken: t.cpt,
 	}
@@ -189,21 +188,70 @@ func (t *turn) fit() error {
 	}
 	t.assembled = a
 	a.Tools = t.tokens
-	// The request text is kept (with the message) for the next turn's cache
-	// check as state.db keeps everything: with its secrets replaced. So it
-	// is compared as it is kept: a secret-shaped string in SOUL.md or the
-	// profile would otherwise end the shared prefix on every turn.
-	t.request, _ = secrets.Redact(window.RequestText(a.Messages))
-	a.RequestBytes = len(t.request)
-	if t.session.ID != 0 {
-		a.PrefixReuse = window.SharedPrefix(t.last, t.request)
-		t.extends = a.PrefixReuse == len(t.last)
-	}
 	return nil
 }
 
-// refit fits the turn again after a compaction: only the session's summary
-// is read again; everything else is as gathered.
+// seal redacts, once each, what the turn keeps of its final fit: the
+// context in its two parts (recallAt still says where the passages begin)
+// and the request text, kept for the next turn's cache check and compared
+// as kept (a secret-shaped string in SOUL.md would otherwise end the shared
+// prefix every turn), message by message: no secret spans their NUL.
+func (c *Chat) seal(t *turn) {
+	a := t.assembled
+	t.context, t.recallAt = redactContext(a.Context, a.RecallAt, c.redact)
+	msgs := make([]Message, len(a.Messages))
+	for i, m := range a.Messages {
+		switch {
+		case i == len(a.Messages)-1 && m.Role == "user" && m.Content == t.input.Message:
+			m.Content = t.said
+		case i == len(a.Messages)-1 && m.Role == "user" && a.Context != "" && m.Content == window.WithContext(a.Context, t.input.Message):
+			m.Content = window.WithContext(t.context, t.said)
+		case m.Role == "user" && a.Context != "" && m.Content == a.Context:
+			m.Content = t.context
+		default:
+			m.Content = c.redact("layer", m.Content)
+		}
+		msgs[i] = m
+	}
+	t.request = window.RequestText(msgs)
+	a.RequestBytes = len(t.request)
+	if t.session.ID != 0 {
+		a.PrefixReuse = window.SharedPrefix(t.last, t.request)
+	}
+}
+
+// fence, redact, toolsChars and the tool specs are counted (Chat.count).
+func (c *Chat) fence(hits []Recalled) []window.Fenced {
+	fenced := make([]window.Fenced, len(hits))
+	for i, h := range hits {
+		if c.count != nil {
+			c.count("fence " + h.Citation())
+		}
+		fenced[i] = window.Fence(h)
+	}
+	return fenced
+}
+
+func (c *Chat) redact(what, text string) string {
+	c.counted("redact ", what)
+	text, _ = secrets.Redact(text)
+	return text
+}
+
+func (c *Chat) toolsChars(specs []ToolSpec) int {
+	if len(specs) > 0 { // an empty list is not marshalled
+		c.counted("tools marshalled", "")
+	}
+	return ToolsChars(specs)
+}
+
+func (c *Chat) counted(what, of string) {
+	if c.count != nil {
+		c.count(what + of)
+	}
+}
+
+// refit fits the turn again after a compaction, reading only the summary.
 func (c *Chat) refit(ctx context.Context, t *turn) error {
 	var err error
 	if t.input.Summary, t.input.SummarySource, err = c.loadSummary(ctx, t.session); err != nil {
@@ -211,14 +259,4 @@ func (c *Chat) refit(ctx context.Context, t *turn) error {
 	}
 	t.input.ReserveSummary = true
 	return t.fit()
-}
-
-// builtinNames are the names of the built-in tools offered this turn: the
-// identity section lists them; an integration's tools are summed up on
-// its own line (NAME__tool), so tens of them do not fill the section.
-func builtinNames(builtin []tool, noTools bool) []string {
-	if noTools {
-		return nil
-	}
-	return toolNames(toolSpecs(builtin))
 }

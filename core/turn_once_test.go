@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"agent/core/compact"
 	"agent/core/ollamatest"
+	"agent/core/skills"
 )
 
 // counter counts what a turn reads through the interfaces a Chat is given.
@@ -56,7 +58,12 @@ func (s countedIdentity) Identity(ctx context.Context, today time.Time) ([]Ident
 // A turn gathers what it needs once: one recall, one read of each identity
 // source, even on a turn whose window moves and which compacts first (the
 // compaction's summary is fitted into the state the turn gathered, not
-// gathered again).
+// gathered again). It builds the tool list once and marshals it once (to
+// measure it; no integration here), redacts each of its texts once (the
+// message, the reply, the context kept with the message, the agent's name
+// in the log, each other message of the request), discovers the skills
+// once for both lengths of their lines, and fences each recalled passage
+// once (the Chat's count and the skills source's discover).
 func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 	ctx := context.Background()
 	f := newChatFixture(t, true)
@@ -65,10 +72,17 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 	f.srv.Default(ollamatest.Text("Noted, with a long enough answer to fill the window a little faster than a short one would, and then some more words about trips, gardens, books and cars."))
 	n := &counter{n: map[string]int{}}
 	f.chat.Memory = countedRecall{f.mem, n}
+	// A skill, so that the skills' lines are rendered at both lengths.
+	writeFileT(t, filepath.Join(f.home, "skills", "compost", "SKILL.md"), "---\nname: compost\ndescription: turns the heap\n---\nbody\n")
+	f.chat.Identity[0] = skillsIdentity{f.home, func(roots []skills.Root) skills.Catalog {
+		n.add("skills.Discover")
+		return skills.Discover(roots)
+	}}
 	for i, src := range f.chat.Identity {
 		f.chat.Identity[i] = countedIdentity{src, fmt.Sprint(i), n}
 	}
 	f.chat.AutoCompact, f.chat.CompactModel = true, &citingModel{}
+	f.chat.count = n.add
 	s := f.session("once")
 	compacted := 0
 	for i := range 45 {
@@ -82,7 +96,28 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 			}
 		}
 		got := n.take()
-		want := map[string]int{"recall": 1}
+		// The request's other messages (prompt, layers, history) are
+		// redacted one by one, each once; the recalled passages once
+		// when there are any.
+		reqs := f.srv.Requests()
+		if sent := len(reqs[len(reqs)-1].Messages) - 1; got["redact layer"] != sent {
+			t.Errorf("turn %d: %d of the request's other messages redacted, %d sent", i, got["redact layer"], sent)
+		}
+		if got["redact recalled"] > 1 {
+			t.Errorf("turn %d: recalled passages redacted %d times", i, got["redact recalled"])
+		}
+		delete(got, "redact layer")
+		delete(got, "redact recalled")
+		for k, times := range got { // each recalled passage fenced once
+			if strings.HasPrefix(k, "fence ") {
+				if times != 1 {
+					t.Errorf("turn %d: %s: fenced %d times", i, k, times)
+				}
+				delete(got, k)
+			}
+		}
+		want := map[string]int{"recall": 1, "tool specs": 1, "tools marshalled": 1,
+			"redact message": 1, "redact reply": 1, "redact context": 1, "redact name": 1, "skills.Discover": 1}
 		for k := range f.chat.Identity {
 			want[fmt.Sprintf("identity %d", k)] = 1
 		}

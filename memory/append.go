@@ -140,6 +140,17 @@ func AppendLog(home string, at time.Time, text string) (AppendResult, error) {
 // a heading are escaped; a body that would still swallow what follows (an
 // unclosed code fence or HTML comment) is written as an indented code block.
 func AppendLogEntry(home string, at time.Time, heading, body string) (AppendResult, error) {
+	return appendLogEntry(home, at, heading, body, true)
+}
+
+// AppendRedactedLogEntry is AppendLogEntry for a body whose texts the
+// caller has redacted already: a chat turn redacts its message and reply
+// once, for state.db and the log alike (Secrets is then nil).
+func AppendRedactedLogEntry(home string, at time.Time, heading, body string) (AppendResult, error) {
+	return appendLogEntry(home, at, heading, body, false)
+}
+
+func appendLogEntry(home string, at time.Time, heading, body string, redact bool) (AppendResult, error) {
 	date := at.Format("2006-01-02")
 	rel := logsDir + "/" + date + ".md"
 	res := AppendResult{Path: rel}
@@ -147,7 +158,9 @@ func AppendLogEntry(home string, at time.Time, heading, body string) (AppendResu
 	if heading == "" {
 		return res, fmt.Errorf("append to %s: empty heading: %w", rel, ErrInvalid)
 	}
-	body, res.Secrets = secrets.Redact(body) // a secret never lands in memory
+	if redact {
+		body, res.Secrets = secrets.Redact(body) // a secret never lands in memory
+	}
 	lines := entryLines(body)
 	if lines == nil {
 		return res, fmt.Errorf("append to %s: empty note: nothing to write: %w", rel, ErrInvalid)

@@ -119,10 +119,14 @@ func Overdue(home string, today time.Time) ([]string, error) {
 	return out, nil
 }
 
-// hasLog reports whether any day of p has a log.
+// hasLog reports whether any day of p has a log. Each day's name is
+// written into one buffer: this runs for up to 38 days on every chat turn.
 func hasLog(home string, p Period) (bool, error) {
+	path := []byte(filepath.Join(home, LogsDir) + string(filepath.Separator))
+	dir := len(path)
 	for d := p.Start; d.Before(p.End); d = d.AddDate(0, 0, 1) {
-		_, err := os.Stat(filepath.Join(home, LogsDir, d.Format(time.DateOnly)+".md"))
+		path = append(d.AppendFormat(path[:dir], time.DateOnly), ".md"...)
+		_, err := os.Stat(string(path))
 		if err == nil {
 			return true, nil
 		}

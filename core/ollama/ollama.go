@@ -279,12 +279,15 @@ type ollamaToolProperty = struct {
 // Ollama's own tool type, which its templates print (llama3.x in the last
 // user message, so every turn; qwen2.x in the system block).
 func ToolsChars(specs []llm.ToolSpec) int {
+	if len(specs) == 0 {
+		return 0
+	}
 	tools := make([]api.Tool, len(specs))
 	for i, s := range specs {
 		tools[i] = ollamaTool(s)
 	}
 	b, err := json.Marshal(tools)
-	if err != nil || len(specs) == 0 {
+	if err != nil {
 		return 0
 	}
 	return utf8.RuneCount(b)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"agent/core/printable"
@@ -81,6 +82,33 @@ func (s StoredRefs) Decode() ([]RecallRef, error) {
 	return refs, nil
 }
 
+// LogsOf are the daily logs hits come from, each once.
+func LogsOf(hits []Recalled) []string {
+	var logs []string
+	for _, h := range hits {
+		if strings.HasPrefix(h.Path, "logs/") && !slices.Contains(logs, h.Path) {
+			logs = append(logs, h.Path)
+		}
+	}
+	return logs
+}
+
+// OwnTurns are where a session's turns were logged, in logs (Input.OwnTurns),
+// read from its history when that holds the whole session (no carried
+// message before it): whole says so. Otherwise the store is asked
+// (Sessions.LoggedIn): a turn in a new session or a short one needs no query.
+func OwnTurns(history []StoredMessage, logs []string) (own []LogSpan, whole bool) {
+	if len(history) > 0 && history[0].MsgsBefore > 0 {
+		return nil, false
+	}
+	for _, m := range history {
+		if m.Role == "user" && m.Logged.Path != "" && slices.Contains(logs, m.Logged.Path) {
+			own = append(own, m.Logged)
+		}
+	}
+	return own, true
+}
+
 // Holds reports whether the reference is passage h: the same place in the
 // same file, or the same words anywhere.
 func (r RecallRef) Holds(h Recalled) bool { return r.holds(h, PassageHash(Neutralise(h.Text))) }
@@ -118,15 +146,15 @@ func (r Recalled) Citation() string {
 	return c
 }
 
-// recallWant is what the hits would take, fenced (blocks), were there room
+// recallWant is what the hits would take, fenced, were there room
 // for all.
-func recallWant(est estimator, blocks []string) int {
-	if len(blocks) == 0 {
+func recallWant(est estimator, fenced []Fenced) int {
+	if len(fenced) == 0 {
 		return 0
 	}
 	n := est.tokens(RecallHeader)
-	for _, b := range blocks {
-		n += est.tokens(b) + 1
+	for _, f := range fenced {
+		n += est.tokens(f.Block) + 1
 	}
 	return n
 }
@@ -138,7 +166,7 @@ const RecallHeader = "Recalled memory: passages from the user's own notes that m
 // fitRecall keeps the best hits that fit, whole, skipping any the window
 // already carries (see inWindow). It returns the fenced passages, or "" for
 // none, and the hits kept with their references.
-func fitRecall(est estimator, hits []Recalled, blocks []string, window carries, ownTurns []LogSpan, budget int) (string, []Recalled, []RecallRef, Layer) {
+func fitRecall(est estimator, hits []Recalled, fenced []Fenced, window carries, ownTurns []LogSpan, budget int) (string, []Recalled, []RecallRef, Layer) {
 	layer := Layer{Name: LayerMemory, Source: "index: no hits"}
 	kept := []Recalled{}
 	var keptRefs []RecallRef
@@ -151,12 +179,11 @@ func fitRecall(est estimator, hits []Recalled, blocks []string, window carries, 
 	dup, cut := 0, 0
 	refs := window.refs()
 	for i, h := range hits {
-		sum := PassageHash(Neutralise(h.Text)) // once a hit
+		sum, block := fenced[i].Sum, fenced[i].Block
 		if inWindow(h, sum, window, refs, ownTurns) {
 			dup++
 			continue
 		}
-		block := blocks[i]
 		t := est.tokens(block) + 1
 		if used+t > budget {
 			cut++
@@ -185,12 +212,26 @@ func fitRecall(est estimator, hits []Recalled, blocks []string, window carries, 
 
 // RecallBlock fences one hit. Its text is neutralised so that nothing in a
 // note can close the fence or pose as a chat-template role marker.
-func RecallBlock(r Recalled) string {
+func RecallBlock(r Recalled) string { return block(r, Neutralise(r.Text)) }
+
+// Fenced is a hit as a turn quotes it: its fence (RecallBlock) and the
+// PassageHash of its neutralised words, which recall compares with what
+// the window carries.
+type Fenced struct{ Block, Sum string }
+
+// Fence fences a hit, neutralising its words once for both. A turn fences
+// each of its hits once (Input.Fenced), however many times it is fitted.
+func Fence(r Recalled) Fenced {
+	words := Neutralise(r.Text)
+	return Fenced{block(r, words), PassageHash(words)}
+}
+
+func block(r Recalled, words string) string {
 	attrs := "source=\"" + AttrValue(r.Citation()) + "\""
 	if r.Date != "" {
 		attrs += " date=\"" + AttrValue(r.Date) + "\""
 	}
-	return "<memory " + attrs + ">\n" + strings.TrimRight(Neutralise(r.Text), "\n") + "\n</memory>\n"
+	return "<memory " + attrs + ">\n" + strings.TrimRight(words, "\n") + "\n</memory>\n"
 }
 
 // neutraliser replaces the characters every chat template and our own fence

@@ -166,6 +166,9 @@ type Input struct {
 	Profile       string
 	ProfileSource string
 	Recalled      []Recalled
+	// Fenced is Fence of each of Recalled, by whoever gathered them, once
+	// a turn (fenced here when it does not match Recalled).
+	Fenced []Fenced
 	// OwnTurns are where this session's turns were logged, in the logs the
 	// hits come from: a hit there is one of the session's own turns.
 	OwnTurns    []LogSpan
@@ -347,11 +350,14 @@ func Assemble(in Input) (*Assembled, error) {
 	// (a recall's share at least, all the hits at most).
 	// Each hit is fenced once: what all of them would take decides the
 	// window's open part, and fitRecall keeps those that fit.
-	blocks := make([]string, len(in.Recalled))
-	for i, h := range in.Recalled {
-		blocks[i] = RecallBlock(h)
+	fenced := in.Fenced
+	if len(fenced) != len(in.Recalled) {
+		fenced = make([]Fenced, len(in.Recalled))
+		for i, h := range in.Recalled {
+			fenced[i] = Fence(h)
+		}
 	}
-	openLimit := avail - max(msgTokens+noteTokens, messageRoom) - max(recallWant(est, blocks), recallCap)
+	openLimit := avail - max(msgTokens+noteTokens, messageRoom) - max(recallWant(est, fenced), recallCap)
 	if withSummary {
 		openLimit -= summaryLayer.Tokens
 	}
@@ -359,7 +365,7 @@ func Assemble(in Input) (*Assembled, error) {
 	histLayer := w.layer
 	a.WindowStart, a.FoldBefore, a.WindowMoved = w.start, w.foldBefore, w.moved
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
-	recalled, kept, keptRefs, memLayer := fitRecall(est, in.Recalled, blocks, windowCarries(in.History, w, placement), in.OwnTurns, recallBudget)
+	recalled, kept, keptRefs, memLayer := fitRecall(est, in.Recalled, fenced, windowCarries(in.History, w, placement), in.OwnTurns, recallBudget)
 	a.Recalled, a.refs = kept, keptRefs
 	note := in.Note
 	if in.Opening != "" && (placement != PlacementExchange || !w.opening) {
