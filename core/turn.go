@@ -171,7 +171,10 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 		Profile: summary, ProfileSource: fmt.Sprintf("state.db: %d profile records", len(records)),
 		Recalled: r.hits, Fenced: c.fence(r.hits), OwnTurns: ownTurns, History: history, FoldBefore: foldBefore, SessionName: s.Name, Note: timeNote(t.now), Opening: opening, Message: message, ToolsChars: tools.BuiltinChars,
 		Summary: compacted, SummarySource: compactedSource, ReserveSummary: reserveSummary,
-		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, IdentityBudget: identityBudget, Reserve: c.reserve(), CharsPerToken: t.cpt,
+		Placement: c.Placement, NumCtx: c.NumCtx, ModelCtx: c.ModelCtx, IdentityBudget: identityBudget, Reserve: c.reserve(), CharsPerToken: t.cpt, Count: c.count,
+	}
+	if c.AutoCompact { // a refit may follow: each exchange is joined once for both fits
+		in.Joined = map[window.Join]string{}
 	}
 	t.input, t.last, t.tokens = in, last, tools
 	if err := t.fit(); err != nil {

@@ -62,8 +62,9 @@ func (s countedIdentity) Identity(ctx context.Context, today time.Time) ([]Ident
 // measure it; no integration here), redacts each of its texts once (the
 // message, the reply, the context kept with the message, the agent's name
 // in the log, each other message of the request), discovers the skills
-// once for both lengths of their lines, and fences each recalled passage
-// once (the Chat's count and the skills source's discover).
+// once for both lengths of their lines, fences each recalled passage
+// once and joins each past exchange's message once, in each form it is
+// replayed in (the Chat's count and the skills source's discover).
 func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 	ctx := context.Background()
 	f := newChatFixture(t, true)
@@ -84,7 +85,7 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 	f.chat.AutoCompact, f.chat.CompactModel = true, &citingModel{}
 	f.chat.count = n.add
 	s := f.session("once")
-	compacted := 0
+	compacted, joins := 0, 0
 	for i := range 45 {
 		res, err := f.chat.Turn(ctx, s, fmt.Sprintf("note %d: the garden, the tulips by the blue door and the compost heap number %d", i, i), nil)
 		if err != nil {
@@ -108,10 +109,13 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 		}
 		delete(got, "redact layer")
 		delete(got, "redact recalled")
-		for k, times := range got { // each recalled passage fenced once
-			if strings.HasPrefix(k, "fence ") {
+		for k, times := range got { // each recalled passage fenced once, each past exchange joined once
+			if strings.HasPrefix(k, "fence ") || strings.HasPrefix(k, "join ") {
+				if strings.HasPrefix(k, "join ") {
+					joins++
+				}
 				if times != 1 {
-					t.Errorf("turn %d: %s: fenced %d times", i, k, times)
+					t.Errorf("turn %d: %s: %d times", i, k, times)
 				}
 				delete(got, k)
 			}
@@ -125,7 +129,7 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 			t.Errorf("turn %d read %v, want %v", i, got, want)
 		}
 	}
-	if _, ok, _ := compact.Load(ctx, f.ws.State, s.ID); !ok || compacted == 0 {
-		t.Fatal("no turn compacted: the test proves nothing")
+	if _, ok, _ := compact.Load(ctx, f.ws.State, s.ID); !ok || compacted == 0 || joins == 0 {
+		t.Fatalf("%d turns compacted, %d exchanges joined: the test proves nothing", compacted, joins)
 	}
 }

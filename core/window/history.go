@@ -31,13 +31,41 @@ type exchange struct {
 }
 
 // appendTo appends the exchange as replayed to msgs: with its context in
-// full, or folded.
-func (e exchange) appendTo(msgs []Message, full bool) []Message {
-	ctx := e.folded
-	if full {
-		ctx = e.context
+// full, or folded, joined by join.
+func (e exchange) appendTo(msgs []Message, full bool, join func(exchange, bool) string) []Message {
+	return append(append(msgs, Message{Role: "user", Content: join(e, full)}), e.replies...)
+}
+
+// Join names one replayed user message: the stored message's id and whether
+// its context is in full or folded.
+type Join struct {
+	ID   int64
+	Full bool
+}
+
+// joiner joins an exchange's user message as replayed (WithContext), once
+// per form a turn: what it joined is kept in joined (when not nil) for a
+// turn that fits again (a refit after compaction), and count (when not
+// nil) is told of each join.
+func joiner(joined map[Join]string, count func(string)) func(exchange, bool) string {
+	return func(e exchange, full bool) string {
+		k := Join{e.id, full}
+		if s, ok := joined[k]; ok {
+			return s
+		}
+		ctx := e.folded
+		if full {
+			ctx = e.context
+		}
+		s := WithContext(ctx, e.words)
+		if count != nil {
+			count(fmt.Sprintf("join %d %v", e.id, full))
+		}
+		if joined != nil {
+			joined[k] = s
+		}
+		return s
 	}
-	return append(append(msgs, Message{Role: "user", Content: WithContext(ctx, e.words)}), e.replies...)
 }
 
 // joinedRunes is how many runes WithContext(contextText, words) has,
@@ -151,7 +179,7 @@ type window struct {
 // budget), the same is tried with blocks of half the size, and so on:
 // those boundaries include the coarser ones, so the window still moves in
 // steps.
-func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget, openRoom, openLimit, blockChars int, session, placement string) window {
+func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget, openRoom, openLimit, blockChars int, session, placement string, join func(exchange, bool) string) window {
 	w := window{layer: Layer{Name: LayerHistory, Source: "session " + session}, start: math.MaxInt64, open: math.MaxInt64}
 	if session == "" {
 		w.layer.Source = "new session"
@@ -218,7 +246,7 @@ func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget,
 	}
 	w.msgs = make([]Message, 0, n)
 	for i := start; i < len(ex); i++ {
-		w.msgs = ex[i].appendTo(w.msgs, i >= open)
+		w.msgs = ex[i].appendTo(w.msgs, i >= open, join)
 		w.opening = w.opening || ex[i].opening
 		if i < open && extra[i] > 0 {
 			w.layer.Folded++

@@ -169,6 +169,11 @@ type Input struct {
 	// Fenced is Fence of each of Recalled, by whoever gathered them, once
 	// a turn (fenced here when it does not match Recalled).
 	Fenced []Fenced
+	// Joined keeps the past exchanges' user messages as replayed, joined
+	// once for a turn that fits twice (a refit after compaction); nil
+	// joins at every fit. Count, when set, is told of each join.
+	Joined map[Join]string
+	Count  func(what string)
 	// OwnTurns are where this session's turns were logged, in the logs the
 	// hits come from: a hit there is one of the session's own turns.
 	OwnTurns    []LogSpan
@@ -361,7 +366,7 @@ func Assemble(in Input) (*Assembled, error) {
 	if withSummary {
 		openLimit -= summaryLayer.Tokens
 	}
-	w := fitHistory(est, in.History, in.FoldBefore, histBudget, openRoom, openLimit, blockChars, in.SessionName, placement)
+	w := fitHistory(est, in.History, in.FoldBefore, histBudget, openRoom, openLimit, blockChars, in.SessionName, placement, joiner(in.Joined, in.Count))
 	histLayer := w.layer
 	a.WindowStart, a.FoldBefore, a.WindowMoved = w.start, w.foldBefore, w.moved
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap
