@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"agent/core/printable"
 )
@@ -241,9 +242,15 @@ func logBody(o Outcome) string {
 	return body
 }
 
+// clip keeps at most maxOutput bytes of a stream, cut before a character
+// rather than inside one (the history is shown and sent as text).
 func clip(s string) string {
 	if len(s) <= maxOutput {
 		return s
 	}
-	return s[:maxOutput] + "\n… (cut)"
+	end := maxOutput
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + "\n… (cut)"
 }

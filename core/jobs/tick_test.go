@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	_ "github.com/mattn/go-sqlite3"
 )
@@ -568,5 +569,18 @@ func TestHealthShowsDisabledAndDeferredTogether(t *testing.T) {
 		if !strings.Contains(fix, want) {
 			t.Errorf("fix %q lacks %q", fix, want)
 		}
+	}
+}
+
+// TestClipCutsBeforeACharacter: a job's output over the bound is cut
+// between characters, so its history stays valid UTF-8.
+func TestClipCutsBeforeACharacter(t *testing.T) {
+	s := strings.Repeat("a", maxOutput-1) + "é and more"
+	got := clip(s)
+	if !utf8.ValidString(got) || !strings.HasSuffix(got, "\n… (cut)") || strings.Contains(got, "é") {
+		t.Fatalf("clip gave %d bytes, valid %v, ending %q", len(got), utf8.ValidString(got), got[len(got)-12:])
+	}
+	if clip("short") != "short" {
+		t.Fatal("a short output was cut")
 	}
 }
