@@ -73,19 +73,13 @@ func (a *app) sessionsDeleteCommand() *cli.Command {
 		Name:      "delete",
 		Usage:     "delete whole sessions, their logged turns and what was derived from them",
 		ArgsUsage: "NAME…",
-		Flags:     append(forgetFlags(), &cli.StringFlag{Name: "before", Usage: "also every session last active before `DATE` (YYYY-MM-DD, local time, or RFC 3339)"}),
+		Flags:     append(forgetFlags(), &cli.StringFlag{Name: "before", Usage: "also every session last active before `DATE` (YYYY-MM-DD, in your time zone, or RFC 3339)"}),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			var before time.Time
-			if s := cmd.String("before"); s != "" {
-				t, err := time.ParseInLocation("2006-01-02", s, time.Local)
-				if err != nil {
-					if t, err = time.Parse(time.RFC3339, s); err != nil {
-						return usagef("--before %q: give a date as YYYY-MM-DD or RFC 3339", s)
-					}
-				}
-				before = t
+			s := cmd.String("before")
+			if _, err := parseBefore(s, time.UTC); err != nil { // refused before anything opens
+				return err
 			}
-			if !cmd.Args().Present() && before.IsZero() {
+			if !cmd.Args().Present() && s == "" {
 				return usagef("sessions delete takes NAME… or --before DATE")
 			}
 			ws, ix, err := a.openForForget(ctx)
@@ -94,6 +88,8 @@ func (a *app) sessionsDeleteCommand() *cli.Command {
 			}
 			defer ws.Close()
 			defer ix.Close()
+			// A date is the user's midnight, in the zone every time is shown in.
+			before, _ := parseBefore(s, core.WorkspaceZone(ctx, ws))
 			plan, err := forget.Sessions(ctx, ws.Home, ws.State, ix, cmd.Args().Slice(), before)
 			if err != nil {
 				return err
@@ -105,6 +101,21 @@ func (a *app) sessionsDeleteCommand() *cli.Command {
 			return a.runForget(ctx, plan, ws.Home, ws.State, ix, cmd.Bool("yes"), cmd.Bool("dry-run"), "delete them")
 		},
 	}
+}
+
+// parseBefore reads --before: a date is midnight in loc, else RFC 3339;
+// "" is no bound.
+func parseBefore(s string, loc *time.Location) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.ParseInLocation("2006-01-02", s, loc)
+	if err != nil {
+		if t, err = time.Parse(time.RFC3339, s); err != nil {
+			return time.Time{}, usagef("--before %q: give a date as YYYY-MM-DD or RFC 3339", s)
+		}
+	}
+	return t, nil
 }
 
 // runForget lists the plan's places on stdout (the data), asks on a

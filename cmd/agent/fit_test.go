@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
+	_ "time/tzdata"
 )
 
 func TestWrapWordsBreaksAtSpaces(t *testing.T) {
@@ -62,5 +64,25 @@ func TestTableKeepsTimesWhole(t *testing.T) {
 		if !strings.Contains(line, " CET  ") || displayWidth(line) > 80 {
 			t.Errorf("line of %d columns, its time cut: %q", displayWidth(line), line)
 		}
+	}
+}
+
+// TestBeforeIsTheUsersMidnight: sessions delete --before DATE means
+// midnight in the user's zone (the one every time is shown in), not the
+// machine's; RFC 3339 keeps its own offset.
+func TestBeforeIsTheUsersMidnight(t *testing.T) {
+	kiritimati, err := time.LoadLocation("Pacific/Kiritimati") // UTC+14
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseBefore("2026-11-27", kiritimati)
+	if want := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC); err != nil || !got.Equal(want) {
+		t.Fatalf("parseBefore = %v, %v; want %v", got, err, want)
+	}
+	if got, _ := parseBefore("2026-11-27T08:00:00+01:00", kiritimati); !got.Equal(time.Date(2026, 11, 27, 7, 0, 0, 0, time.UTC)) {
+		t.Fatalf("RFC 3339 moved: %v", got)
+	}
+	if _, err := parseBefore("27/11", kiritimati); err == nil {
+		t.Fatal("a date in another form was taken")
 	}
 }
