@@ -63,6 +63,7 @@ func run(ctx context.Context, args []string, streams *iostreams) int {
 	defer signal.Stop(pipe)
 	a := &app{io: streams, now: time.Now, detachSignals: detach}
 	root := a.rootCommand()
+	args = helpArgs(root, args)
 	err := checkCommandWord(root, args)
 	if err == nil {
 		err = envUsageError(root.Run(ctx, args))

@@ -92,10 +92,29 @@ func takesValue(root *cli.Command, name string) bool {
 // command are parsed by the root: `agent remnd x --at +1h` is an unknown
 // command, not an unknown flag --at.
 func checkCommandWord(root *cli.Command, args []string) error {
+	_, err := commandWord(root, args)
+	return err
+}
+
+// helpArgs turns `agent help X Y` into `agent X Y --help`, as gh reads it
+// (the built-in help command is hidden: it would list itself everywhere);
+// other args are returned as they are.
+func helpArgs(root *cli.Command, args []string) []string {
+	i, err := commandWord(root, args)
+	if err != nil || i < 0 || args[i] != "help" {
+		return args
+	}
+	out := append(append([]string{}, args[:i]...), args[i+1:]...)
+	return append(out, "--help")
+}
+
+// commandWord is the index in args of the command word (-1: none), or why
+// it names no command.
+func commandWord(root *cli.Command, args []string) (int, error) {
 	for i := 1; i < len(args); i++ {
 		w := args[i]
 		if w == "--" {
-			return nil
+			return -1, nil
 		}
 		if strings.HasPrefix(w, "-") && w != "-" {
 			name := strings.TrimLeft(w, "-")
@@ -105,11 +124,11 @@ func checkCommandWord(root *cli.Command, args []string) error {
 			continue
 		}
 		if w == "help" || root.Command(w) != nil {
-			return nil
+			return i, nil
 		}
-		return unknownCommand(root, w)
+		return i, unknownCommand(root, w)
 	}
-	return nil
+	return -1, nil
 }
 
 // valueKind says in the user's words what kind of value a flag wanted, from
