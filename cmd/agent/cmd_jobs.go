@@ -36,7 +36,6 @@ func (a *app) jobsCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "jobs",
 		Usage:  "scheduled agent commands, run by `agent jobs tick` from cron or a systemd timer",
-		Action: a.requireSubcommand,
 		Commands: []*cli.Command{
 			{
 				Name:      "add",

@@ -24,7 +24,6 @@ func (a *app) mcpCommand() *cli.Command {
 			"machine's state.db and do not travel to your other devices with the profile,\n" +
 			"reminders and jobs: a server approved on one machine must be approved, and its\n" +
 			"tools allowed, on each (docs/decisions-journal.md).",
-		Action: a.requireSubcommand,
 		Commands: []*cli.Command{
 			{
 				Name:      "add",

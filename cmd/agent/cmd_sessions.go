@@ -17,7 +17,6 @@ func (a *app) sessionsCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "sessions",
 		Usage:  "look back at past conversations",
-		Action: a.requireSubcommand,
 		Commands: []*cli.Command{
 			{
 				Name:  "list",

@@ -19,7 +19,6 @@ func (a *app) skillsCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "skills",
 		Usage:  "skills: instructions the assistant loads when a task needs them (<home>/skills, AGENT_SKILLS_PATH)",
-		Action: a.requireSubcommand,
 		Commands: []*cli.Command{
 			{
 				Name:   "list",
