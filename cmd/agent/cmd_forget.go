@@ -44,19 +44,23 @@ func (a *app) forgetCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "forget",
 		Usage:     "take a phrase back from every place it went (files, sessions, revisions, digests, imports, the index)",
-		ArgsUsage: "TEXT",
+		ArgsUsage: "TEXT… (or - for standard input)",
 		Flags:     forgetFlags(),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.Args().Len() != 1 {
-				return usagef("forget takes one TEXT (quote a phrase)")
+			// The phrase's words are joined as chat joins them; "-" reads it
+			// from standard input, which keeps it out of the shell's history.
+			phrase, err := a.textArg(cmd, "phrase")
+			if err != nil {
+				return err
 			}
+			phrase = strings.TrimRight(phrase, "\r\n") // echo's newline is not part of it
 			ws, ix, err := a.openForForget(ctx)
 			if err != nil {
 				return err
 			}
 			defer ws.Close()
 			defer ix.Close()
-			plan, err := forget.Find(ctx, ws.Home, ws.State, ix, cmd.Args().First())
+			plan, err := forget.Find(ctx, ws.Home, ws.State, ix, phrase)
 			if err != nil {
 				return err
 			}

@@ -215,3 +215,31 @@ func TestForgetAsksOnATerminal(t *testing.T) {
 		t.Errorf("answered yes, yet the phrase is in %v", got)
 	}
 }
+
+// TestForgetJoinsItsWords: forget takes free text as chat does, its words
+// joined (unquoted), or from standard input with "-", which keeps the
+// phrase out of the shell's history; an empty phrase is a usage error.
+func TestForgetJoinsItsWords(t *testing.T) {
+	h := newHarness(t)
+	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
+	h.must("", "-q", "log", "the door code is Blue Heron 42, the gate code Red Fox 7")
+	if r := h.run("", "-q", "forget", "--yes", "blue", "heron", "42"); r.code != 0 {
+		t.Fatalf("forget with its words unquoted: %s", r)
+	}
+	if r := h.run("red fox 7\n", "-q", "forget", "--yes", "-"); r.code != 0 {
+		t.Fatalf("forget from standard input: %s", r)
+	}
+	logs, _ := filepath.Glob(filepath.Join(h.home, "logs", "*.md"))
+	for _, p := range logs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := strings.ToLower(string(b)); strings.Contains(s, "heron 42") || strings.Contains(s, "fox 7") {
+			t.Fatalf("%s still holds a phrase:\n%s", p, b)
+		}
+	}
+	if r := h.run("", "forget", "--yes"); r.code != 2 || !strings.Contains(r.stderr, "needs TEXT") {
+		t.Fatalf("forget without a phrase: %s", r)
+	}
+}

@@ -52,8 +52,11 @@ func (a *app) textArg(cmd *cli.Command, what string) (string, error) {
 		text = string(b)
 	}
 	if strings.TrimSpace(text) == "" {
-		if what == "query" {
+		switch what {
+		case "query":
 			return "", usagef("empty query: nothing to search for")
+		case "phrase":
+			return "", usagef("empty phrase: nothing to forget")
 		}
 		return "", usagef("empty %s: nothing to write", what)
 	}
@@ -69,6 +72,8 @@ func textExample(cmd *cli.Command) string {
 		return "agent memory add I prefer a window seat"
 	case "remind":
 		return "agent remind call mom --at +1h"
+	case "forget":
+		return "agent forget the door code is 4711"
 	}
 	return "agent " + cmd.Name + " some words"
 }
