@@ -75,6 +75,10 @@ func FoldCopies(home string) ([]Folded, error) {
 				continue
 			}
 			rel, copyRel := path.Join(dir, orig), path.Join(dir, name)
+			if dir == "." && (strings.HasPrefix(orig, "state.db") || strings.HasPrefix(orig, "index.db")) {
+				errs = append(errs, fmt.Errorf("%s is a file-sync tool's copy of %s: the tool shares this machine's databases, which breaks them (SQLite copied mid-write) and conflicts on every run; exclude state.db* and index.db* from it (Syncthing: two lines in .stignore; Dropbox: mark them ignored) and share the workspace with agent sync; then delete %s", copyRel, orig, copyRel))
+				continue
+			}
 			if !foldable(rel) {
 				continue
 			}

@@ -90,3 +90,19 @@ func TestUnchangedFolderNotListedAgain(t *testing.T) {
 		t.Fatalf("folded %+v, %v after the folder changed; want the copy", folded, err)
 	}
 }
+
+// TestACopyOfStateDBIsSaid: a file-sync tool that shares state.db leaves
+// copies of it; they are not merged (a database is not text) but said, with
+// how to stop it, at every command until the user acts.
+func TestACopyOfStateDBIsSaid(t *testing.T) {
+	home := t.TempDir()
+	write(t, home, "state.db", "db")
+	write(t, home, "state.sync-conflict-20261127-101500-ABCDEF1.db", "other db")
+	folded, err := FoldCopies(home)
+	if len(folded) != 0 || err == nil || !strings.Contains(err.Error(), "exclude state.db* and index.db*") {
+		t.Fatalf("folded %+v, err %v; want the copy said, not folded", folded, err)
+	}
+	if _, err := os.Stat(filepath.Join(home, "state.sync-conflict-20261127-101500-ABCDEF1.db")); err != nil {
+		t.Fatalf("the copy was touched: %v", err)
+	}
+}
