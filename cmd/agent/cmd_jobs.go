@@ -34,8 +34,8 @@ func (a *app) jobsCommand() *cli.Command {
 		}
 	}
 	return &cli.Command{
-		Name:   "jobs",
-		Usage:  "scheduled agent commands, run by `agent jobs tick` from cron or a systemd timer",
+		Name:  "jobs",
+		Usage: "scheduled agent commands, run by `agent jobs tick` from cron or a systemd timer",
 		Commands: []*cli.Command{
 			{
 				Name:      "add",

@@ -15,8 +15,8 @@ import (
 
 func (a *app) sessionsCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "sessions",
-		Usage:  "look back at past conversations",
+		Name:  "sessions",
+		Usage: "look back at past conversations",
 		Commands: []*cli.Command{
 			{
 				Name:  "list",

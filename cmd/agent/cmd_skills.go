@@ -17,8 +17,8 @@ import (
 
 func (a *app) skillsCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "skills",
-		Usage:  "skills: instructions the assistant loads when a task needs them (<home>/skills, AGENT_SKILLS_PATH)",
+		Name:  "skills",
+		Usage: "skills: instructions the assistant loads when a task needs them (<home>/skills, AGENT_SKILLS_PATH)",
 		Commands: []*cli.Command{
 			{
 				Name:   "list",
