@@ -98,12 +98,7 @@ func (a *app) journalReplay(home string) func(context.Context) error {
 		if err != nil {
 			return err
 		}
-		jerr := ws.JournalErr
-		forgot, ferr := a.forgetPending(ctx, home, ws.State)
-		if ferr == nil && forgot {
-			ferr = devsync.MarkRewrite(home)
-		}
-		return errors.Join(jerr, ferr, ws.Close())
+		return errors.Join(ws.JournalErr, a.forgetPending(ctx, home, ws.State), ws.Close())
 	}
 }
 
@@ -144,43 +139,38 @@ func (a *app) forgetAfterMerge(ctx context.Context, home string, files []string)
 		// the next command, and a forget in it applied then.
 		a.warnf("%v; the next command tries again", ws.JournalErr)
 	}
-	forgot, err := a.forgetPending(ctx, home, ws.State)
+	err = a.forgetPending(ctx, home, ws.State)
 	if cerr := ws.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
+	if err != nil || len(again) == 0 {
 		return err
 	}
-	if len(again) > 0 || forgot {
-		return devsync.MarkRewrite(home)
-	}
-	return nil
+	return devsync.MarkRewrite(home)
 }
 
 // forgetPending forgets here what other devices forgot (journalled forgets
-// replayed at the open), and says whether files changed, which the next
-// sync's history must not keep.
-func (a *app) forgetPending(ctx context.Context, home string, db *sql.DB) (bool, error) {
+// replayed at the open). It asks the next sync to rewrite the history
+// itself, so its callers need not.
+func (a *app) forgetPending(ctx context.Context, home string, db *sql.DB) error {
 	if pending, err := forget.HasPending(ctx, db); err != nil || !pending {
-		return false, err
+		return err
 	}
 	// The history is asked to be rewritten before the files change: a
 	// kill between the change and the mark would leave a merge commit
 	// holding the phrase to be pushed as is. (A forget that finds nothing
 	// here costs one needless rewrite, once.)
 	if err := devsync.MarkRewrite(home); err != nil {
-		return false, err
+		return err
 	}
 	li := &lazyIndex{a: a, home: home}
 	defer li.close()
 	res, err := forget.ApplyPending(ctx, home, db, li, a.now())
-	files := false
 	for _, r := range res {
 		a.infof("forgot what another device forgot: %d %s rewritten, %d stored %s changed", r.Files, plural(r.Files, "file", "files"),
 			r.Rows, plural(r.Rows, "value", "values"))
-		files = files || r.Files > 0
 	}
-	return files, err
+	return err
 }
 
 // foldCopies merges the conflict copies a file-sync tool left of the

@@ -16,7 +16,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/core/devsync"
 	"agent/core/forget"
 )
 
@@ -319,13 +318,9 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 	}
 	// What another device forgot (its journal said so) is forgotten here
 	// before anything reads it; without such a forget this is one query.
-	if forgot, err := a.forgetPending(ctx, home, ws.State); err != nil {
+	if err := a.forgetPending(ctx, home, ws.State); err != nil {
 		ws.Close()
 		return nil, err
-	} else if forgot {
-		if err := devsync.MarkRewrite(home); err != nil {
-			a.warnf("%v", err)
-		}
 	}
 	a.zone = core.WorkspaceZone(ctx, ws)
 	return ws, nil

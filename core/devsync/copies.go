@@ -29,9 +29,10 @@ type Folded struct {
 // FoldCopies merges the conflict copies a file-sync tool (Syncthing,
 // Dropbox, iCloud, OneDrive) left of the daily logs, MEMORY.md, SOUL.md and
 // the journals into their originals, by the merge rules of Merge without a
-// base (every line of both kept), then removes them. It costs a directory
-// listing of the three places such copies appear, so every command can run
-// it first. A copy that cannot be merged is left where it is and reported.
+// base (every line of both kept), then removes them. It costs a listing of
+// the top folder and a stat of the two others where such copies appear
+// (listed only when changed), so every command can run it first. A copy
+// that cannot be merged is left where it is and reported.
 func FoldCopies(home string) ([]Folded, error) {
 	var out []Folded
 	var errs []error
@@ -40,8 +41,14 @@ func FoldCopies(home string) ([]Folded, error) {
 	for _, dir := range []string{".", "logs", JournalDir} {
 		abs := filepath.Join(home, filepath.FromSlash(dir))
 		// Taken before the listing: a copy made during it changes the
-		// folder's stamp again, and is listed next time.
-		stamp, settled := folderStamp(abs)
+		// folder's stamp again, and is listed next time. The top folder is
+		// listed every time: each command changes its stamp (SQLite's
+		// state.db-wal and -shm come and go there), so a stamp remembered
+		// for it would never match and only cost a write of the seen file.
+		stamp, settled := "", false
+		if dir != "." {
+			stamp, settled = folderStamp(abs)
+		}
 		if stamp != "" && seen[dir] == stamp {
 			continue // listed before, no copy in it, no entry added or removed since
 		}
@@ -177,7 +184,7 @@ func saveSeen(home string, seen map[string]string) {
 		return
 	}
 	var b strings.Builder
-	for _, dir := range []string{".", "logs", JournalDir} {
+	for _, dir := range []string{"logs", JournalDir} {
 		if st, ok := seen[dir]; ok {
 			b.WriteString(dir + "\t" + st + "\n")
 		}

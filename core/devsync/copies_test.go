@@ -106,3 +106,45 @@ func TestACopyOfStateDBIsSaid(t *testing.T) {
 		t.Fatalf("the copy was touched: %v", err)
 	}
 }
+
+// TestWorkspaceTopChurnNotRemembered: every command changes the top
+// folder's stamp (SQLite makes and removes state.db-wal and -shm there), so
+// a stamp remembered for it never matched the next command's and each
+// command rewrote the cache file (temp, fsync, rename) to no end. The top
+// folder is listed every time instead; the seen file stays as it was.
+func TestWorkspaceTopChurnNotRemembered(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", cache) // macOS: ~/Library/Caches
+	home := t.TempDir()
+	write(t, home, "logs/2026-11-27.md", "# 2026-11-27\n\n### 08:00\n\nbreakfast\n")
+	old := time.Now().Add(-time.Hour)
+	for _, d := range []string{home, filepath.Join(home, "logs")} {
+		if err := os.Chtimes(d, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := FoldCopies(home); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(seenFile(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A command's run: state.db-wal made and removed, the top folder's
+	// time moved (kept in the past: settled).
+	write(t, home, "state.db-wal", "")
+	if err := os.Remove(filepath.Join(home, "state.db-wal")); err != nil {
+		t.Fatal(err)
+	}
+	later := old.Add(time.Minute)
+	if err := os.Chtimes(home, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FoldCopies(home); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(seenFile(home)); string(after) != string(before) {
+		t.Errorf("seen file rewritten after the top folder's churn:\n%q\nwas\n%q", after, before)
+	}
+}
