@@ -191,6 +191,20 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		closeMem()
 		return nil, err
 	}
+	// A forget to finish or one another device made is settled before the
+	// chat reads anything; the recall started ahead may have read what it
+	// took back, so it starts again (rare: without one, a stat and a query).
+	if acted, err := a.settleForgets(ctx, ws); err != nil || acted {
+		closeMem()
+		if err != nil {
+			ws.Close()
+			return nil, err
+		}
+		if mem, recaller, err = core.OpenRecall(ctx, home, message, emb, func(msg string) { a.warnf("%s", msg) }); err != nil {
+			a.warnf("memory index unavailable, chatting without recall: %v", err)
+		}
+	}
+	a.zone = core.WorkspaceZone(ctx, ws)
 	o, err := core.NewOllama(nil)
 	if err != nil {
 		ws.Close()

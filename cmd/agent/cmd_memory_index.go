@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/forget"
 	"agent/core/printable"
 	"agent/core/watch"
 	"agent/index"
@@ -65,6 +66,13 @@ func (a *app) openIndex(ctx context.Context) (*index.Index, string, error) {
 		return nil, "", err
 	}
 	a.foldCopies(ctx, home)
+	if forget.Interrupted(home) { // rare: the index may hold what it took back
+		ws, err := a.openWorkspace(ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		ws.Close()
+	}
 	ix, err := index.Open(ctx, home, func(msg string) { a.warnf("%s", msg) })
 	if err != nil {
 		return nil, "", err

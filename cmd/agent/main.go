@@ -308,22 +308,30 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 		// written or read stays for the next command.
 		a.warnf("%v; the next command tries again", ws.JournalErr)
 	}
-	// A forget a kill -9 interrupted is finished (or undone) before
-	// anything reads what it was changing; without one this is a stat.
-	li := &lazyIndex{a: a, home: home}
-	defer li.close()
-	if err := forget.Recover(ctx, home, ws.State, li); err != nil {
-		ws.Close()
-		return nil, err
-	}
-	// What another device forgot (its journal said so) is forgotten here
-	// before anything reads it; without such a forget this is one query.
-	if err := a.forgetPending(ctx, home, ws.State); err != nil {
+	if _, err := a.settleForgets(ctx, ws); err != nil {
 		ws.Close()
 		return nil, err
 	}
 	a.zone = core.WorkspaceZone(ctx, ws)
 	return ws, nil
+}
+
+// settleForgets finishes (or undoes) a forget a kill -9 interrupted, then
+// forgets what another device forgot (its journal said so), before
+// anything reads what they change: every command that opens the workspace
+// runs it. Without either it is a stat and one query; acted says one ran.
+func (a *app) settleForgets(ctx context.Context, ws *core.Workspace) (acted bool, err error) {
+	interrupted := forget.Interrupted(ws.Home)
+	pending, err := forget.HasPending(ctx, ws.State)
+	if err != nil || !interrupted && !pending {
+		return false, err
+	}
+	li := &lazyIndex{a: a, home: ws.Home}
+	defer li.close()
+	if err := forget.Recover(ctx, ws.Home, ws.State, li); err != nil {
+		return true, err
+	}
+	return true, a.forgetPending(ctx, ws.Home, ws.State)
 }
 
 // warnf prints a diagnostic on stderr in the house style.

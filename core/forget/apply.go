@@ -252,7 +252,7 @@ WHERE w.id = messages.id`
 // forget in progress holds from its first staged file to its end, so a
 // journal is never judged while its forget is still running.
 func Recover(ctx context.Context, home string, db *sql.DB, ix Index) error {
-	if _, err := os.Stat(filepath.Join(home, journalDir)); errors.Is(err, os.ErrNotExist) {
+	if !Interrupted(home) {
 		return nil
 	}
 	unlock, err := memory.Lock(home)
@@ -261,6 +261,14 @@ func Recover(ctx context.Context, home string, db *sql.DB, ix Index) error {
 	}
 	defer unlock()
 	return recoverLocked(ctx, home, db, ix)
+}
+
+// Interrupted says whether a forget in progress left its journal (one
+// stat): Recover has work to do, and what the index and the files hold may
+// not be what the forget leaves.
+func Interrupted(home string) bool {
+	_, err := os.Stat(filepath.Join(home, journalDir))
+	return !errors.Is(err, os.ErrNotExist)
 }
 
 // recoverLocked is Recover for a caller holding the memory lock.
