@@ -2,7 +2,10 @@ package index
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"agent/memory"
 )
 
 // A file-sync tool's conflict copy of a log is not a note of its own:
@@ -45,4 +48,36 @@ func TestOrdinaryNamesCostNoAllocation(t *testing.T) {
 	if isConflictCopy(name) || !isConflictCopy([]byte("2026-11-27.sync-conflict-20261127-101500.md")) {
 		t.Fatal("screen: an ordinary name taken for a copy, or a copy passed over")
 	}
+}
+
+// In a source folder nothing merges a copy into its original (devsync
+// folds only the workspace's own files), so every note there is the
+// user's and is indexed, whatever its name: "2026-11-27-NYC.md" is a trip,
+// and a sync tool's copy holds words found nowhere else.
+func TestSourceNotesWithCopyNamesAreNotes(t *testing.T) {
+	home := workspace(t, map[string]string{"MEMORY.md": memoryMD})
+	vault := t.TempDir()
+	names := []string{"2026-11-27-NYC.md", "2026-11-27 2.md", "MEMORY-V2.md", "plan.sync-conflict-20261127-101500-ABCDEF1.md"}
+	for _, n := range names {
+		write(t, vault, n, "# a\n\nwords\n")
+	}
+	if _, err := memory.AddSource(home, "vault", vault); err != nil {
+		t.Fatal(err)
+	}
+	notes, err := Notes(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rels []string
+	for _, n := range notes {
+		if strings.HasPrefix(n.Rel, "vault:") {
+			rels = append(rels, strings.TrimPrefix(n.Rel, "vault:"))
+		}
+	}
+	slices.Sort(rels)
+	slices.Sort(names)
+	if !slices.Equal(rels, names) {
+		t.Errorf("source notes = %q, want %q", rels, names)
+	}
+	checkQuickDigest(t, home, true)
 }

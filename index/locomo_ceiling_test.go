@@ -121,6 +121,25 @@ func locomoQuestions(t *testing.T, ws, qaFile string, names map[int]string) []lo
 	return out
 }
 
+// locomoIndex copies the workspace of conversation conv to a temporary
+// folder, without its databases, and indexes it afresh.
+func locomoIndex(ctx context.Context, t *testing.T, conv string) (string, *Index) {
+	ws := t.TempDir()
+	if out, err := exec.Command("cp", "-R", conv+"/.", ws).CombinedOutput(); err != nil {
+		t.Fatalf("copy %s: %s", conv, out)
+	}
+	os.Remove(filepath.Join(ws, "index.db"))
+	os.Remove(filepath.Join(ws, "state.db"))
+	ix, err := Open(ctx, ws, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Reindex(ctx, ReindexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return ws, ix
+}
+
 func TestLocomoCeiling(t *testing.T) {
 	dir := os.Getenv("LOCOMO_DIR")
 	if dir == "" {
@@ -143,19 +162,7 @@ func TestLocomoCeiling(t *testing.T) {
 	convs, _ := filepath.Glob(filepath.Join(dir, "*.qa.json"))
 	for _, qaFile := range convs {
 		conv := strings.TrimSuffix(qaFile, ".qa.json")
-		ws := t.TempDir()
-		if out, err := exec.Command("cp", "-R", conv+"/.", ws).CombinedOutput(); err != nil {
-			t.Fatalf("copy %s: %s", conv, out)
-		}
-		os.Remove(filepath.Join(ws, "index.db"))
-		os.Remove(filepath.Join(ws, "state.db"))
-		ix, err := Open(ctx, ws, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ix.Reindex(ctx, ReindexOptions{}); err != nil {
-			t.Fatal(err)
-		}
+		ws, ix := locomoIndex(ctx, t, conv)
 		for _, q := range locomoQuestions(t, ws, qaFile, names) {
 			ev := q.Evidence
 			tl := per[q.Category]

@@ -18,7 +18,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,19 +42,7 @@ func TestLocomoPinned(t *testing.T) {
 	convs, _ := filepath.Glob(filepath.Join(dir, "*.qa.json"))
 	for _, qaFile := range convs {
 		conv := strings.TrimSuffix(qaFile, ".qa.json")
-		ws := t.TempDir()
-		if out, err := exec.Command("cp", "-R", conv+"/.", ws).CombinedOutput(); err != nil {
-			t.Fatalf("copy %s: %s", conv, out)
-		}
-		os.Remove(filepath.Join(ws, "index.db"))
-		os.Remove(filepath.Join(ws, "state.db"))
-		ix, err := Open(ctx, ws, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ix.Reindex(ctx, ReindexOptions{}); err != nil {
-			t.Fatal(err)
-		}
+		ws, ix := locomoIndex(ctx, t, conv)
 		for _, q := range locomoQuestions(t, ws, qaFile, names) {
 			hits, err := ix.Search(ctx, q.Question, SearchOptions{K: 50})
 			if err != nil {

@@ -84,6 +84,7 @@ func quickDigestTrust(home string) (sum digest, n int, why string, ok bool) {
 			return digest{}, 0, "", false
 		}
 	}
+	q.inSource = true
 	for _, s := range sources {
 		real, gone := sourceFolder(s, realHome)
 		if gone != nil {
@@ -107,7 +108,12 @@ type quickWalker struct {
 	n     int
 	offs  []int // offsets in buf of the names to stat
 	trust untrusted
+	// inSource: the folders walked now are sources, where a conflict
+	// copy's name is a note's (walker.isCopy)
+	inSource bool
 }
+
+func (q *quickWalker) isCopy(name []byte) bool { return !q.inSource && isConflictCopy(name) }
 
 // dir adds every .md file under the directory abs, whose paths start with
 // prefix ("logs/", "logs/2026/").
@@ -143,7 +149,7 @@ func (q *quickWalker) dir(abs, prefix string) bool {
 			case unix.DT_DIR:
 				subdirs = append(subdirs, string(name))
 			case unix.DT_REG:
-				if hasMDSuffix(name) && !isConflictCopy(name) {
+				if hasMDSuffix(name) && !q.isCopy(name) {
 					q.offs = append(q.offs, nameOff)
 				}
 			case unix.DT_UNKNOWN:
@@ -205,7 +211,7 @@ func (q *quickWalker) statNames(dirfd int, prefix string) (subdirs []string, ok 
 				}
 				switch st.Mode & unix.S_IFMT {
 				case unix.S_IFREG:
-					if !hasMDSuffix(name) || isConflictCopy(name) {
+					if !hasMDSuffix(name) || q.isCopy(name) {
 						continue
 					}
 					var h entryHash

@@ -227,7 +227,7 @@ func childRel(rel, name string) string {
 func (w *walker) found(dir, realDir, name, rel string, st *unix.Stat_t) {
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		if strings.HasSuffix(name, ".md") && !isConflictCopy([]byte(name)) {
+		if strings.HasSuffix(name, ".md") && !w.isCopy([]byte(name)) {
 			w.add(entry{rel: rel, root: w.sourceRoot(), size: st.Size, mtimeNS: mtime(st)})
 			if uint64(st.Nlink) > 1 {
 				w.trust.note(hardLinked(rel, uint64(st.Nlink)))
@@ -334,7 +334,7 @@ func (w *walker) symlink(abs, name, rel string, lst *unix.Stat_t) {
 		}
 		w.dir(target, target, rel)
 	case unix.S_IFREG:
-		if strings.HasSuffix(name, ".md") && !isConflictCopy([]byte(name)) {
+		if strings.HasSuffix(name, ".md") && !w.isCopy([]byte(name)) {
 			w.add(entry{rel: rel, target: target, root: w.sourceRoot(), size: st.Size, mtimeNS: mtime(&st)})
 			if uint64(st.Nlink) > 1 {
 				w.trust.note(hardLinked(rel, uint64(st.Nlink)))
@@ -447,6 +447,12 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// isCopy is isConflictCopy in the workspace's own folders, false in a
+// source folder: nothing merges a copy there (devsync folds only the
+// workspace's files), and a name that looks like one ("2026-11-27-NYC.md")
+// is the user's note. quickWalker.isCopy is the same rule.
+func (w *walker) isCopy(name []byte) bool { return w.source == "" && isConflictCopy(name) }
 
 // isConflictCopy is a file-sync tool's conflict copy (memory.ConflictCopyOf):
 // it is merged into its original at the next command and never indexed

@@ -144,10 +144,11 @@ func normalise(s string) string {
 // oneLine folds text onto one trimmed line for a markdown bullet: line
 // breaks and control characters become spaces, and a leading "#" or list
 // marker cannot turn the bullet into something else. "" when nothing is left
-// or it is longer than max runes.
+// or it is longer than max runes. ZWNJ and ZWJ stay: they are part of a
+// word (Persian, Indic scripts) or an emoji (👨‍👩‍👧), not hidden text.
 func oneLine(s string, max int) string {
 	s = printable.OneLine(strings.Map(func(r rune) rune {
-		if unicode.In(r, unicode.Cc, unicode.Cf) {
+		if unicode.In(r, unicode.Cc, unicode.Cf) && r != '\u200c' && r != '\u200d' {
 			return ' '
 		}
 		return r

@@ -19,27 +19,29 @@ import (
 // newline and tab written as an escape (\x1b, \r, \u200b, \u202e), so
 // nothing in it acts on the terminal, reorders what a line appears to say
 // or hides there. A joiner right after a character shown as itself stays:
-// it shapes an emoji sequence (👨‍👩‍👧, a subdivision flag) or a word (Persian,
-// Indic scripts). Bytes that are not valid UTF-8 pass unchanged: a streamed
+// it shapes an emoji sequence (👨‍👩‍👧) or a word (Persian, Indic scripts);
+// so do tag characters after 🏴 (a subdivision flag), and only there, since
+// after any other character they are hidden text. Bytes that are not valid UTF-8 pass unchanged: a streamed
 // reply may split a character between two pieces, and the terminal joins
 // them again. Text without such characters comes back as it was.
 func Escape(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return r != '\n' && r != '\t' && (invisible(r) || joiner(r)) })
+	i := strings.IndexFunc(s, func(r rune) bool { return r != '\n' && r != '\t' && invisible(r) })
 	if i < 0 {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	b.WriteString(s[:i])
-	prev, _ := utf8.DecodeLastRuneInString(s[:i])
-	shown := i > 0 && !unicode.IsSpace(prev) // the rune before was shown as itself
+	prev, _ := utf8.DecodeLastRuneInString(s[:i]) // the rune before, RuneError when none
+	shown := i > 0 && !unicode.IsSpace(prev)      // and shown as itself
 	for rest := s[i:]; rest != ""; {
 		r, n := utf8.DecodeRuneInString(rest)
 		raw := rest[:n]
 		rest = rest[n:]
-		if r == '\n' || r == '\t' || !invisible(r) || joiner(r) && shown {
+		if r == '\n' || r == '\t' || !invisible(r) || shown && joins(prev, r) {
 			b.WriteString(raw) // invalid bytes too, as they came
 			shown = !unicode.IsSpace(r) && !(r == utf8.RuneError && n == 1)
+			prev = r
 			continue
 		}
 		shown = false
@@ -67,10 +69,12 @@ func invisible(r rune) bool {
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
-// joiner reports the invisible characters that join the visible ones
-// around them into one: ZWNJ, ZWJ and the emoji tag characters.
-func joiner(r rune) bool {
-	return r == '\u200c' || r == '\u200d' || r >= 0xe0020 && r <= 0xe007f
+// joins reports whether the invisible r, after prev (shown), joins it to
+// what follows: ZWNJ and ZWJ after anything; an emoji tag character after
+// 🏴 or another tag (the flags of England, Scotland, Wales).
+func joins(prev, r rune) bool {
+	tag := func(r rune) bool { return r >= 0xe0020 && r <= 0xe007f }
+	return r == '\u200c' || r == '\u200d' || tag(r) && (prev == 0x1f3f4 || tag(prev))
 }
 
 // EscapeInvisible returns s with every invisible character (newline and

@@ -31,6 +31,10 @@ func TestEscape(t *testing.T) {
 		{"\u200dlead", `\u200dlead`},
 		{"after space \u200dx", `after space \u200dx`},
 		{"\x1b\u200d", `\x1b\u200d`},
+		// Tag characters make a flag after 🏴 only: after any other character
+		// they are text the terminal hides (ASCII smuggling), so escaped.
+		{"ok\U000e0069\U000e0067", `ok\U000e0069\U000e0067`},
+		{"👍\U000e0061", `👍\U000e0061`},
 	} {
 		if got := Escape(c.in); got != c.want {
 			t.Errorf("Escape(%q) = %q, want %q", c.in, got, c.want)
