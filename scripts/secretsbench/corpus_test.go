@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -21,26 +19,5 @@ func TestCorpusTargets(t *testing.T) {
 		for _, n := range c.Touched {
 			t.Errorf("seed %d: touched %q", seed, n)
 		}
-	}
-}
-
-// The shared benchmark corpora (a LoCoMo conversation workspace, ws-M's
-// 10,000 daily logs), when this checkout sits beside them: not one marker
-// (scanTree, as make bench runs it, prints any on stderr). Skipped on a
-// fresh clone without ../shared.
-func TestBenchCorporaUntouched(t *testing.T) {
-	data := filepath.Join("..", "..", "..", "shared", "bench", "data")
-	if _, err := os.Stat(data); err != nil {
-		t.Skipf("no benchmark corpora at %s", data)
-	}
-	files, markers, err := scanTree(data, ".md", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files < 40 {
-		t.Fatalf("only %d markdown files read under %s", files, data)
-	}
-	if markers != 0 {
-		t.Errorf("%d markers in %d files of ordinary text (each on stderr above)", markers, files)
 	}
 }
