@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
+	"agent/core/printable"
 )
 
 func (a *app) doctorCommand() *cli.Command {
@@ -98,16 +99,7 @@ func (a *app) withHome(fix string) string {
 	if !ok || a.homeFlag == "" || a.homeFlag == os.Getenv("AGENT_HOME") {
 		return fix
 	}
-	return "agent --home " + shellWord(a.homeFlag) + " " + rest
-}
-
-// shellWord quotes s for a POSIX shell when it holds anything but plain
-// path characters.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:@,~") == "" && !strings.HasPrefix(s, "~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return "agent --home " + printable.Word(a.homeFlag) + " " + rest
 }
 
 func doctorStatus(ok bool) string {

@@ -118,3 +118,21 @@ func TestDoctorUsage(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestWithHomeQuotesAsPrintableWord: the --home put into doctor's fix is
+// one word the user can paste and that shows every character: an escape
+// sequence in the path is written escaped, never sent to the terminal.
+func TestWithHomeQuotesAsPrintableWord(t *testing.T) {
+	for home, want := range map[string]string{
+		"/tmp/ws":        "agent --home /tmp/ws init",
+		"/tmp/my ws":     "agent --home '/tmp/my ws' init",
+		"/tmp/x\x1b[2Jy": `agent --home "/tmp/x\x1b[2Jy" init`,
+		"/tmp/it's":      `agent --home '/tmp/it'\''s' init`,
+	} {
+		t.Setenv("AGENT_HOME", "")
+		a := &app{homeFlag: home}
+		if got := a.withHome("agent init"); got != want {
+			t.Errorf("withHome with --home %q = %q, want %q", home, got, want)
+		}
+	}
+}

@@ -4,8 +4,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rivo/uniseg"
 	"golang.org/x/term"
+
+	"agent/core/printable"
 )
 
 // Output on a terminal is fitted to its columns: a table's widest cells are
@@ -53,7 +54,7 @@ func wrapWords(s string, width int) []string {
 			curW = 0
 		}
 		for ww > width && !strings.Contains(w, "\x1b") {
-			head, rest := cutWidth(w, width)
+			head, rest := printable.Split(w, width)
 			lines = append(lines, head)
 			w, ww = rest, displayWidth(rest)
 		}
@@ -66,25 +67,6 @@ func wrapWords(s string, width int) []string {
 	return lines
 }
 
-// cutWidth splits s (no escapes) after at most width display columns.
-func cutWidth(s string, width int) (head, rest string) {
-	w, n := 0, 0
-	g := uniseg.NewGraphemes(s)
-	for g.Next() {
-		if w+g.Width() > width {
-			break
-		}
-		w += g.Width()
-		n += len(g.Str())
-	}
-	if n == 0 { // one grapheme wider than the line: it goes alone
-		g := uniseg.NewGraphemes(s)
-		g.Next()
-		n = len(g.Str())
-	}
-	return s[:n], s[n:]
-}
-
 // fitCell cuts a cell to width display columns, marking the cut with "…".
 // A cell with colour escapes loses them when cut (a cut escape would leak
 // its colour into the rest of the line).
@@ -93,7 +75,7 @@ func fitCell(s string, width int) string {
 		return s
 	}
 	plain := sgr().ReplaceAllString(s, "")
-	head, _ := cutWidth(plain, max(width-1, 0))
+	head, _ := printable.Split(plain, max(width-1, 0))
 	return head + "…"
 }
 

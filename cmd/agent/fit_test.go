@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 	_ "time/tzdata"
+
+	"agent/core/when"
 )
 
 func TestWrapWordsBreaksAtSpaces(t *testing.T) {
@@ -50,19 +52,30 @@ func TestFitCellMarksTheCut(t *testing.T) {
 
 // TestTableKeepsTimesWhole: on a narrow terminal a table cuts its other
 // columns, never a time's (cut, "Fri 2026-11-27 15:08 …" has lost its
-// zone, which item 4 of issue 37 wants shown).
+// zone, which item 4 of issue 37 wants shown). The times are written by
+// when.Format, as the commands write them, so that a change of when.Layout
+// that the table's pattern no longer knows fails here.
 func TestTableKeepsTimesWhole(t *testing.T) {
 	var out strings.Builder
 	a := &app{io: &iostreams{Out: &out, OutTTY: true}} // 80 columns
+	at := time.Date(2026, 11, 27, 14, 8, 0, 0, time.UTC)
+	var times []string
+	for _, zone := range []string{"Europe/Berlin", "Asia/Dubai"} { // CET, and "+04": a zone with no letters
+		loc, err := time.LoadLocation(zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		times = append(times, when.Format(at, loc))
+	}
 	tb := a.newTable("ID", "WHEN", "KEY", "CHANGE", "COMMAND")
-	tb.row("1", "Fri 2026-11-27 15:08 CET", "agent.name", `(unset) → "Atlas"`, "init")
-	tb.row("4", "Fri 2026-11-27 15:10 CET", "user.timezone", `(unset) → "Europe/Berlin"`, "profile set")
+	tb.row("1", times[0], "agent.name", `(unset) → "Atlas"`, "init")
+	tb.row("4", times[1], "user.timezone", `(unset) → "Europe/Berlin"`, "profile set")
 	if err := tb.flush(); err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n")[1:] {
-		if !strings.Contains(line, " CET  ") || displayWidth(line) > 80 {
-			t.Errorf("line of %d columns, its time cut: %q", displayWidth(line), line)
+	for i, line := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n")[1:] {
+		if !strings.Contains(line, times[i]+"  ") || displayWidth(line) > 80 {
+			t.Errorf("line of %d columns, its time (%s) cut: %q", displayWidth(line), times[i], line)
 		}
 	}
 }

@@ -132,18 +132,17 @@ func commandWord(root *cli.Command, args []string) (int, error) {
 }
 
 // valueKind says in the user's words what kind of value a flag wanted, from
-// the parser's reason for refusing one (strconv's and time's wording, pinned
-// by go.mod's Go version and by transcript tests); "" when unknown.
+// the parser's reason for refusing one (strconv's, time's and urfave/cli's
+// wording, pinned by go.mod and by transcript tests); "" when unknown. Only
+// the kinds of flag the commands have (int, bool, duration) are told.
 func valueKind(reason string) string {
 	switch {
-	case strings.Contains(reason, "strconv.ParseInt"), strings.Contains(reason, "strconv.ParseUint"):
+	case strings.Contains(reason, "strconv.ParseInt"):
 		if strings.Contains(reason, "value out of range") {
 			return "a smaller whole number"
 		}
 		return "a whole number"
-	case strings.Contains(reason, "strconv.ParseFloat"):
-		return "a number"
-	case strings.Contains(reason, "strconv.ParseBool"):
+	case reason == "parse error": // urfave/cli's BoolFlag drops strconv.ParseBool's words
 		return "true or false"
 	case strings.Contains(reason, "time: "):
 		return "a duration such as 90s, 5m or 2h"

@@ -11,13 +11,9 @@ import (
 	"agent/core/when"
 )
 
-// Budget of the jobs lines in the identity section: at most IdentityMax
-// jobs, each command cut to identityArgsRunes, and one "… and N more" line;
-// under 1 KB.
-const (
-	IdentityMax       = 8
-	identityArgsRunes = 60
-)
+// identityArgsRunes bounds a job's command in its identity line (the
+// identity section keeps a few such lines: core/identity_sources.go).
+const identityArgsRunes = 60
 
 // Identity are the scheduled jobs as the identity section shows them, one
 // line each: every enabled job with its schedule in words ("memory
@@ -42,23 +38,6 @@ func Identity(ctx context.Context, db *sql.DB) ([]string, error) {
 		}
 	}
 	return append(enabled, broken...), nil
-}
-
-// IdentityLines are Identity as a bulleted list within the budget above.
-func IdentityLines(ctx context.Context, db *sql.DB) ([]string, error) {
-	items, err := Identity(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	lines := make([]string, 0, min(len(items), IdentityMax+1))
-	for i, item := range items {
-		if i == IdentityMax {
-			lines = append(lines, fmt.Sprintf("- … and %d more (agent jobs list)", len(items)-IdentityMax))
-			break
-		}
-		lines = append(lines, "- "+item)
-	}
-	return lines, nil
 }
 
 // KeepRuns is how many runs of each job the history keeps, newest first.

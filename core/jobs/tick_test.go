@@ -170,8 +170,8 @@ func TestFailuresInARowDisable(t *testing.T) {
 	if f.logged[0].body != "failed: exit 1: unusable state.db: corrupt" {
 		t.Fatalf("log body %q", f.logged[0].body)
 	}
-	lines, _ := IdentityLines(ctx, f.db)
-	if len(lines) != 1 || lines[0] != "- memory reindex (job idx): "+reason+"; the user can re-enable it with: agent jobs enable idx" {
+	lines, _ := Identity(ctx, f.db)
+	if len(lines) != 1 || lines[0] != "memory reindex (job idx): "+reason+"; the user can re-enable it with: agent jobs enable idx" {
 		t.Fatalf("identity %q", lines)
 	}
 	ok, detail, fix, err := Health(ctx, f.db, f.clock.now())
@@ -273,7 +273,7 @@ func TestOnlyAgentCommandsAreAccepted(t *testing.T) {
 	}
 }
 
-func TestIdentityLinesStableAndInWords(t *testing.T) {
+func TestIdentityStableAndInWords(t *testing.T) {
 	f := newFixture(t, "2026-11-23T12:00:00Z", Result{Stdout: "x"})
 	ctx := context.Background()
 	berlin := mustLoad(t, "Europe/Berlin")
@@ -281,20 +281,20 @@ func TestIdentityLinesStableAndInWords(t *testing.T) {
 	f.store.Add(ctx, "brief", "0 8 * * *", berlin, []string{"chat", "Write my morning brief from today's log and pending reminders"})
 	f.store.Add(ctx, "off", "@hourly", berlin, []string{"memory", "reindex"})
 	f.store.SetEnabled(ctx, "off", false)
-	before, err := IdentityLines(ctx, f.db)
+	before, err := Identity(ctx, f.db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
-		"- chat Write my morning brief from today's log and pending re…: daily, 08:00 Europe/Berlin (job brief)",
-		"- memory distill: weekly, Mon 03:00 Europe/Berlin (job distill)",
+		"chat Write my morning brief from today's log and pending re…: daily, 08:00 Europe/Berlin (job brief)",
+		"memory distill: weekly, Mon 03:00 Europe/Berlin (job distill)",
 	}
 	if strings.Join(before, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("lines:\n%s", strings.Join(before, "\n"))
 	}
 	f.clock.set(utc("2026-11-30T12:00:00Z"))
 	f.tick(t) // both run: last_at and next_at move, the lines do not
-	if after, _ := IdentityLines(ctx, f.db); strings.Join(after, "\n") != strings.Join(before, "\n") {
+	if after, _ := Identity(ctx, f.db); strings.Join(after, "\n") != strings.Join(before, "\n") {
 		t.Fatalf("lines moved with a run:\n%q\n%q", before, after)
 	}
 }

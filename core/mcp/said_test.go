@@ -2,6 +2,9 @@ package mcp
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,5 +52,32 @@ func TestSaidKeepsWhatItDoesNotKnow(t *testing.T) {
 	}
 	if got := Said("", "x"); got != "" {
 		t.Errorf("Said of no failure = %q", got)
+	}
+}
+
+// A program that exists but cannot be run is said with the reason the
+// system gave, in words, from the real os/exec failures.
+func TestSaidWhyAProgramCannotStart(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, content string
+		mode          os.FileMode
+		want          string
+	}{
+		{"notexec", "#!/bin/sh\n", 0o644, "permission denied (is it executable?)"},
+		{"garbage", "\x00\x01 not a program", 0o755, "not a program this system can run"},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(c.content), c.mode); err != nil {
+			t.Fatal(err)
+		}
+		err := exec.Command(path).Start()
+		if err == nil {
+			t.Fatalf("%s started", c.name)
+		}
+		raw := "failed to start: " + err.Error()
+		if got, want := Said(raw, path), "cannot start "+path+": "+c.want; got != want {
+			t.Errorf("Said(%q) = %q, want %q", raw, got, want)
+		}
 	}
 }

@@ -10,13 +10,9 @@ import (
 	"agent/core/printable"
 )
 
-// Budget of the PENDING lines in the identity section: at most PendingMax
-// reminders, each text cut to PendingTextRunes, and one "… and N more" line;
-// about 1 KB at most.
-const (
-	PendingMax       = 5
-	PendingTextRunes = 120
-)
+// PendingTextRunes bounds a reminder's text in a PENDING line (the
+// identity section keeps a few such lines: core/identity_sources.go).
+const PendingTextRunes = 120
 
 // Pending are the reminders due at or before now, most overdue first, one
 // line each ("reminder 7, due Fri 2026-11-27 10:01 CET: text", the text cut
@@ -34,23 +30,6 @@ func Pending(ctx context.Context, db *sql.DB, now time.Time, loc *time.Location)
 		items[i] = fmt.Sprintf("reminder %d, due %s: %s", r.ID, Format(r.DueAt, loc), cut(r.Text, PendingTextRunes))
 	}
 	return items, nil
-}
-
-// PendingLines are Pending as a bulleted list within the budget above.
-func PendingLines(ctx context.Context, db *sql.DB, now time.Time, loc *time.Location) ([]string, error) {
-	items, err := Pending(ctx, db, now, loc)
-	if err != nil {
-		return nil, err
-	}
-	var lines []string
-	for i, item := range items {
-		if i == PendingMax {
-			lines = append(lines, fmt.Sprintf("- … and %d more (agent reminders list)", len(items)-PendingMax))
-			break
-		}
-		lines = append(lines, "- "+item)
-	}
-	return lines, nil
 }
 
 // ChatStartLine is the one stderr line a chat prints when it starts with
