@@ -189,27 +189,27 @@ func (t *turn) fit() error {
 	if err != nil {
 		return err
 	}
-	t.assembled = a
-	a.Tools = t.tokens
+	t.assembled, a.Tools = a, t.tokens
 	return nil
 }
 
 // seal redacts, once each, what the turn keeps of its final fit: the
 // context in its two parts (recallAt still says where the passages begin)
 // and the request text, kept for the next turn's cache check and compared
-// as kept (a secret-shaped string in SOUL.md would otherwise end the shared
-// prefix every turn), message by message: no secret spans their NUL.
+// as kept (a secret-shaped string in SOUL.md would end the shared prefix
+// every turn), message by message (no secret spans a NUL), each by its place.
 func (c *Chat) seal(t *turn) {
 	a := t.assembled
 	t.context, t.recallAt = redactContext(a.Context, a.RecallAt, c.redact)
 	msgs := make([]Message, len(a.Messages))
 	for i, m := range a.Messages {
 		switch {
-		case i == len(a.Messages)-1 && m.Role == "user" && m.Content == t.input.Message:
+		case i == len(a.Messages)-1 && a.Placement == window.PlacementLayer:
 			m.Content = t.said
-		case i == len(a.Messages)-1 && m.Role == "user" && a.Context != "" && m.Content == window.WithContext(a.Context, t.input.Message):
+		case i == len(a.Messages)-1:
 			m.Content = window.WithContext(t.context, t.said)
-		case m.Role == "user" && a.Context != "" && m.Content == a.Context:
+		case i >= a.HistoryAt: // replayed from state.db, kept there redacted
+		case i == a.HistoryAt-1 && a.Placement == window.PlacementLayer:
 			m.Content = t.context
 		default:
 			m.Content = c.redact("layer", m.Content)

@@ -97,12 +97,13 @@ func TestTurnGathersOnceEvenWhenItCompacts(t *testing.T) {
 			}
 		}
 		got := n.take()
-		// The request's other messages (prompt, layers, history) are
-		// redacted one by one, each once; the recalled passages once
-		// when there are any.
+		// The layers before the history (prompt, SOUL.md, profile, a
+		// summary) are redacted one by one, each once; the replayed
+		// history is not again (state.db keeps it redacted), however long;
+		// the recalled passages once when there are any.
 		reqs := f.srv.Requests()
-		if sent := len(reqs[len(reqs)-1].Messages) - 1; got["redact layer"] != sent {
-			t.Errorf("turn %d: %d of the request's other messages redacted, %d sent", i, got["redact layer"], sent)
+		if sent := len(reqs[len(reqs)-1].Messages) - 1; got["redact layer"] > 4 || got["redact layer"] < 3 || sent < 6 && i > 2 {
+			t.Errorf("turn %d: %d of the request's %d other messages redacted, want the 3 or 4 layers", i, got["redact layer"], sent)
 		}
 		if got["redact recalled"] > 1 {
 			t.Errorf("turn %d: recalled passages redacted %d times", i, got["redact recalled"])

@@ -101,6 +101,10 @@ type Assembled struct {
 	// carries (math.MaxInt64 when it carries none): what comes before it
 	// was dropped, and is what a compaction summarises.
 	WindowStart int64 `json:"-"`
+	// HistoryAt is the index in Messages of the first replayed stored
+	// message: from there to the new message, all came from state.db,
+	// where they are kept redacted.
+	HistoryAt int `json:"-"`
 	// FoldBefore is the session's fold point with this request: stored
 	// with the message (Sessions.AppendRequest), it never moves back.
 	FoldBefore int64 `json:"-"`
@@ -392,9 +396,11 @@ func Assemble(in Input) (*Assembled, error) {
 	if placement == PlacementLayer {
 		a.Layers = append(a.Layers, memLayer, histLayer)
 		a.Messages = append(a.Messages, Message{Role: "user", Content: a.Context})
+		a.HistoryAt = len(a.Messages)
 		a.Messages = append(a.Messages, w.msgs...)
 	} else {
 		a.Layers = append(a.Layers, histLayer, memLayer)
+		a.HistoryAt = len(a.Messages)
 		a.Messages = append(a.Messages, w.msgs...)
 		userMsg.Content = WithContext(a.Context, in.Message)
 	}
