@@ -43,6 +43,8 @@ func TestRedactForms(t *testing.T) {
 		{"Server=db;User Id=sa;Password=" + pw + ";", "Server=db;User Id=sa;Password=[secret: password];"},
 		{"postgres://admin:" + pw + "@db.example.com:5432/app", "postgres://admin:[secret: password]@db.example.com:5432/app"},
 		{"mongodb+srv://app:" + pw + "@cluster0.ab1cd.mongodb.net/test", "mongodb+srv://app:[secret: password]@cluster0.ab1cd.mongodb.net/test"},
+		// an @ in the password, pasted unencoded: the userinfo ends at the last @
+		{"postgres://admin:p@Xk9vQ2mZ7wLr@db/app", "postgres://admin:[secret: password]@db/app"},
 		{"redis://:" + pw + "@cache:6379/0", "redis://:[secret: password]@cache:6379/0"},
 		{"https://api.example.com/v1?token=" + tok + "&page=2", "https://api.example.com/v1?token=[secret: credential]&page=2"},
 		// command lines

@@ -62,6 +62,29 @@ func TestRedactKinds(t *testing.T) {
 	}
 }
 
+// An AWS key is AKIA or ASIA and exactly 16 upper-case letters and digits,
+// a whole word: one to four fewer (a look-alike in a doc, an id cut short)
+// or the same 20 characters inside a longer word are left as written.
+func TestAWSKeyShapeIsExact(t *testing.T) {
+	const key = "AKIAPIX6EA6QOM66ZJOJ"
+	if got, _ := Redact("key " + key + " here"); got != "key [secret: aws access key] here" {
+		t.Fatalf("the whole key is not replaced: %q", got)
+	}
+	for _, in := range []string{
+		"id AKIA2XQ7LMZ9PW3R here",    // 12
+		"id AKIA2XQ7LMZ9PW3RK here",   // 13
+		"id ASIA2XQ7LMZ9PW3RKT here",  // 14
+		"id AKIA2XQ7LMZ9PW3RKTV here", // 15
+		"id x" + key + " here",
+		"id 9" + key + " here",
+		"id " + key + "Q here",
+	} {
+		if got, kinds := Redact(in); got != in || kinds != nil {
+			t.Errorf("Redact(%q) = %q (%q), want it unchanged", in, got, kinds)
+		}
+	}
+}
+
 // ghToken makes a GitHub-style token (also npm's): prefix, 30 characters,
 // and their CRC32 in base62, six digits.
 func ghToken(prefix, body string) string {
