@@ -13,7 +13,7 @@ func TestMergeLogKeepsAnEntryWrittenAgainWhileTheOtherRemovedIt(t *testing.T) {
 	const entry = "### 09:00\n\nwatered the plants"
 	base := "# 2026-11-27\n\n" + entry + "\n\n### 10:00\n\ncoffee\n"
 	ours := "# 2026-11-27\n\n" + entry + "\n\n" + entry + "\n\n### 10:00\n\ncoffee\n" // written again here
-	theirs := "# 2026-11-27\n\n### 10:00\n\ncoffee\n"                                     // removed there
+	theirs := "# 2026-11-27\n\n### 10:00\n\ncoffee\n"                                 // removed there
 	r := Merge("logs/2026-11-27.md", []byte(base), []byte(ours), []byte(theirs))
 	got := string(r.Data)
 	if n := strings.Count(got, "watered the plants"); n != 2 {
