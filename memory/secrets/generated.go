@@ -346,16 +346,19 @@ func expression(v string) bool {
 
 // djangoKey: a key as Django makes one (get_random_secret_key: 50 of a-z,
 // 0-9 and !@#$%^&*(-_=+)), pasted unquoted in a .env. Its ( and $ fall
-// there by chance: 40 bytes or more of that alphabet alone, lower case,
-// digits and three of its symbols or more, 4 bits a byte. Code in that
-// alphabet has no such run: a call holds a dot, a quote or a comma, or is
-// short (get_random_secret_key()).
+// there by chance: 40 bytes or more of that alphabet alone, digits and
+// three of its symbols or more, 4 bits a byte. Code in that alphabet is a
+// call, name(…) (keyring_get(name=db2_admin_user)), or has no digit; a
+// random key is shaped like a call one time in a thousand.
 func djangoKey(v string) bool {
 	const symbols = "!@#$%^&*(-_=+)"
 	if len(v) < 40 || strings.IndexFunc(v, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune(symbols, r))
-	}) >= 0 || !strings.ContainsAny(v, lowerLetters) || !strings.ContainsAny(v, "0123456789") {
+	}) >= 0 || !strings.ContainsAny(v, "0123456789") {
 		return false
+	}
+	if i := strings.IndexByte(v, '('); i > 0 && identifier(v[:i]) && strings.HasSuffix(v, ")") {
+		return false // a call
 	}
 	n := 0
 	for _, c := range symbols {

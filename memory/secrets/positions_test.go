@@ -132,7 +132,11 @@ func TestRedactLeavesExpressions(t *testing.T) {
 		"export PGPASSWORD=$(cat ~/.pgpass)",
 		"PGPASSWORD=postgres psql -U postgres",
 		"haspassword: false",
+		"nexttoken=AAQAAZ3x9kQ2mL7vR8tY1wB5nC0p", // a cursor: a glued token names none
 		"SECRET_KEY=get_random_secret_key()",
+		"SECRET_KEY=os_environ_get(secret_key_name=dj4_prod)",
+		"password=keyring_lookup(service_name=db2_admin_user)",
+		"password=lookup_value(name=db_admin_user)+env_suffix_name",
 		"SECRET_KEY=$(python -c 'from django.core.management.utils import get_random_secret_key; print(get_random_secret_key())')",
 		"key=hashlib_sha256(salt+secret_value_with_a_long_name_2)",
 		"The twilio auth token is in 1Password, not here.",
