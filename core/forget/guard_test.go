@@ -2,8 +2,10 @@ package forget_test
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,31 +36,12 @@ func TestForgetPurgesTheIndex(t *testing.T) {
 	if n, _, err := ix.Matching(ctx, holds); err != nil || n == 0 {
 		t.Fatalf("before the forget the index holds %d chunks with the phrase (%v): the test looks in the wrong place", n, err)
 	}
-	p, err := forget.Find(ctx, home, db, ix, phrase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !hasPlace(p, "index") {
-		t.Errorf("the plan lists no index place: %+v", p.Places)
-	}
-	if _, err := p.Apply(ctx, home, db, ix, time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	forgetListing(t, home, db, ix, phrase, "index")
 	if n, _, err := ix.Matching(ctx, holds); err != nil || n != 0 {
 		t.Errorf("after the forget the index holds %d chunks with the phrase (%v)", n, err)
 	}
-	files, _ := filepath.Glob(filepath.Join(home, "index.db*"))
-	if len(files) == 0 {
-		t.Fatal("no index.db")
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(strings.ToLower(string(b)), "heron gate") {
-			t.Errorf("%s holds the phrase after the forget", filepath.Base(f))
-		}
+	if held := filesHolding(t, home, "index.db*", "heron gate"); len(held) != 0 {
+		t.Errorf("%v hold the phrase after the forget", held)
 	}
 	if hits, err := ix.Search(ctx, "lunch", index.SearchOptions{}); err != nil || len(hits) == 0 {
 		t.Errorf("the rest of the log is no longer found: %v %v", hits, err)
@@ -79,16 +62,7 @@ func TestForgetReachesOldRevisions(t *testing.T) {
 	if _, err := s.Save(ctx, "# Soul\n\nI am calm.\n", soul.User, "calmer"); err != nil {
 		t.Fatal(err)
 	}
-	p, err := forget.Find(ctx, home, db, nil, phrase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !hasPlace(p, "revision") {
-		t.Errorf("the plan lists no revision: %+v", p.Places)
-	}
-	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	forgetListing(t, home, db, nil, phrase, "revision")
 	rows, err := db.QueryContext(ctx, `SELECT id, content, sha256 FROM revisions WHERE kind = 'soul' ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
@@ -117,11 +91,40 @@ func TestForgetReachesOldRevisions(t *testing.T) {
 	}
 }
 
-func hasPlace(p *forget.Plan, kind string) bool {
-	for _, pl := range p.Places {
-		if pl.Kind == kind {
-			return true
+// forgetListing forgets phrase, checking that the plan lists a place of
+// the kind given.
+func forgetListing(t *testing.T, home string, db *sql.DB, ix forget.Index, phrase, kind string) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := forget.Find(ctx, home, db, ix, phrase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(p.Places, func(pl forget.Place) bool { return pl.Kind == kind }) {
+		t.Errorf("the plan lists no %s place: %+v", kind, p.Places)
+	}
+	if _, err := p.Apply(ctx, home, db, ix, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// filesHolding lists the workspace files matching pattern (a database and
+// its WAL) whose bytes hold word, in any case; it fails when none match.
+func filesHolding(t *testing.T, home, pattern, word string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(home, pattern))
+	if len(files) == 0 {
+		t.Fatalf("no %s in the workspace", pattern)
+	}
+	var held []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(strings.ToLower(string(b)), word) {
+			held = append(held, filepath.Base(f))
 		}
 	}
-	return false
+	return held
 }
