@@ -25,6 +25,12 @@ import (
 // between the two writes the same stamped lines again, which a replay
 // applies once. With nothing to write it costs one indexed query.
 func Flush(ctx context.Context, db *sql.DB, home string, now func() time.Time) error {
+	return flush(ctx, db, home, now, (*os.File).Sync)
+}
+
+// flush is Flush with the fsync of the append as a seam: a test fails it,
+// as a power loss would, or counts it.
+func flush(ctx context.Context, db *sql.DB, home string, now func() time.Time, sync func(*os.File) error) error {
 	if now == nil {
 		now = time.Now
 	}
@@ -56,7 +62,7 @@ func Flush(ctx context.Context, db *sql.DB, home string, now func() time.Time) e
 		if err != nil || len(lines) == 0 {
 			return err
 		}
-		if err := appendLines(file, lines, errors.Is(statErr, fs.ErrNotExist)); err != nil {
+		if err := appendLines(file, lines, errors.Is(statErr, fs.ErrNotExist), sync); err != nil {
 			return fmt.Errorf("journal: %w", err)
 		}
 		if _, err := db.ExecContext(ctx, qDeleteWritten, last); err != nil {
@@ -99,7 +105,7 @@ func Record(ctx context.Context, db *sql.DB, home string, now func() time.Time, 
 	}
 	return Locked(home, func() error {
 		_, statErr := os.Stat(file)
-		if err := appendLines(file, append(line, '\n'), errors.Is(statErr, fs.ErrNotExist)); err != nil {
+		if err := appendLines(file, append(line, '\n'), errors.Is(statErr, fs.ErrNotExist), (*os.File).Sync); err != nil {
 			return fmt.Errorf("journal: %w", err)
 		}
 		return nil
@@ -230,10 +236,11 @@ func redactAny(v any) any {
 	return v
 }
 
-// appendLines appends whole lines to a journal and fsyncs it. A last line
-// cut short by a crash (no newline) is closed first, so it stays one bad
-// line that readers skip instead of gluing itself to the next entry.
-func appendLines(file string, lines []byte, created bool) error {
+// appendLines appends whole lines to a journal and fsyncs it (with sync).
+// A last line cut short by a crash (no newline) is closed first, so it
+// stays one bad line that readers skip instead of gluing itself to the
+// next entry.
+func appendLines(file string, lines []byte, created bool, sync func(*os.File) error) error {
 	f, err := os.OpenFile(file, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
@@ -255,7 +262,7 @@ func appendLines(file string, lines []byte, created bool) error {
 	if _, err := f.Write(lines); err != nil {
 		return fmt.Errorf("append %s: %w", file, err)
 	}
-	if err := f.Sync(); err != nil {
+	if err := sync(f); err != nil {
 		return fmt.Errorf("sync %s: %w", file, err)
 	}
 	if created {

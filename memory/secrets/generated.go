@@ -337,8 +337,36 @@ func dotted(v string) bool {
 // template ({{x}}, <x>), an attribute access, a YAML tag, anchor or alias
 // (!vault, &db_password, *db_password; "*HaBniWIt8DaV" is a password).
 func expression(v string) bool {
+	if djangoKey(v) {
+		return false
+	}
 	return strings.ContainsAny(v, "()[]{}<>$`") || strings.HasPrefix(v, "%") || dotted(v) ||
 		len(v) > 1 && strings.IndexByte("!&*", v[0]) >= 0 && identifier(v[1:]) && !generated(v[1:], passwordStrength)
+}
+
+// djangoKey: a key as Django makes one (get_random_secret_key: 50 of a-z,
+// 0-9 and !@#$%^&*(-_=+)), pasted unquoted in a .env. Its ( and $ fall
+// there by chance: 40 bytes or more of that alphabet alone, digits and
+// three of its symbols or more, 4 bits a byte. Code in that alphabet is a
+// call, name(…) (keyring_get(name=db2_admin_user)), or has no digit; a
+// random key is shaped like a call one time in a thousand.
+func djangoKey(v string) bool {
+	const symbols = "!@#$%^&*(-_=+)"
+	if len(v) < 40 || strings.IndexFunc(v, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune(symbols, r))
+	}) >= 0 || !strings.ContainsAny(v, "0123456789") {
+		return false
+	}
+	if i := strings.IndexByte(v, '('); i > 0 && identifier(v[:i]) && strings.HasSuffix(v, ")") {
+		return false // a call
+	}
+	n := 0
+	for _, c := range symbols {
+		if strings.ContainsRune(v, c) {
+			n++
+		}
+	}
+	return n >= 3 && entropy(v) >= 4.0
 }
 
 // identifier: letters, digits and _, not starting with a digit.

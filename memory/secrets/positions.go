@@ -31,6 +31,8 @@ func findPositions(t *text, add func(Finding)) {
 // credential (DB_PASSWORD, clientSecret, _authToken…), or neither (""). "key"
 // names one only after a keyQualifier (API_KEY, AccountKey, secret key),
 // "pass" only after another word (DB_PASS; "--- PASS: TestX" is go test's);
+// "password" glued to a word still names one (PGPASSWORD, as libpq reads
+// it), "token" glued to one does not (NextToken, pageToken are cursors);
 // "tokens" (max_tokens) and "token_type" never do, nor a key with "public"
 // in it (PublicKeyToken= is a .NET assembly's name). "Credential" is not
 // one: PowerShell's -Credential is a user name.
@@ -76,6 +78,9 @@ func keyKind(key string, s string, start int) string {
 	}
 	if kind := credentialWord(last); kind != "" {
 		return kind
+	}
+	if strings.HasSuffix(last, "password") || strings.HasSuffix(last, "passwd") {
+		return "password" // glued to what it opens: PGPASSWORD, MYSQLPASSWORD
 	}
 	if last != "key" {
 		return ""

@@ -17,6 +17,10 @@ func TestRedactForms(t *testing.T) {
 		{`export FOO_TOKEN="` + tok + `"`, `export FOO_TOKEN="[secret: credential]"`},
 		{`API_KEY='` + tok + `'`, `API_KEY='[secret: credential]'`},
 		{"SMTP_PASS=" + pw + " # prod", "SMTP_PASS=[secret: password] # prod"},
+		{"PGPASSWORD=hLYQgTlqEL9 psql -h db -U app", "PGPASSWORD=[secret: password] psql -h db -U app"},
+		{"export MYSQLPASSWORD='" + pw + "'", "export MYSQLPASSWORD='[secret: password]'"},
+		// Django's key, unquoted: its ( $ % are chance, not code
+		{"SECRET_KEY=k9#x^!*+(%4a8mz2q@w7e-r_5t=y1u3i0o6p9l8kj7h6g5f4d3s$a", "SECRET_KEY=[secret: credential]"},
 		{"$env:API_KEY = \"" + tok + "\"", "$env:API_KEY = \"[secret: credential]\""},
 		// YAML, TOML, INI, JSON
 		{"  password: " + pw, "  password: [secret: password]"},
@@ -43,6 +47,8 @@ func TestRedactForms(t *testing.T) {
 		{"Server=db;User Id=sa;Password=" + pw + ";", "Server=db;User Id=sa;Password=[secret: password];"},
 		{"postgres://admin:" + pw + "@db.example.com:5432/app", "postgres://admin:[secret: password]@db.example.com:5432/app"},
 		{"mongodb+srv://app:" + pw + "@cluster0.ab1cd.mongodb.net/test", "mongodb+srv://app:[secret: password]@cluster0.ab1cd.mongodb.net/test"},
+		// an @ in the password, pasted unencoded: the userinfo ends at the last @
+		{"postgres://admin:p@Xk9vQ2mZ7wLr@db/app", "postgres://admin:[secret: password]@db/app"},
 		{"redis://:" + pw + "@cache:6379/0", "redis://:[secret: password]@cache:6379/0"},
 		{"https://api.example.com/v1?token=" + tok + "&page=2", "https://api.example.com/v1?token=[secret: credential]&page=2"},
 		// command lines
@@ -122,6 +128,22 @@ func TestRedactLeavesExpressions(t *testing.T) {
 		`owner = "AIDAQ3EGRV7TZKXMPL4Y"`,
 		`spawn(cmd, events={'(?i)password': 'secret\n'})`,
 		`User(name='ada', password='password1')`,
+		// near the rules for glued password keys, Django keys, Twilio and Hugging Face
+		"export PGPASSWORD=$(cat ~/.pgpass)",
+		"PGPASSWORD=postgres psql -U postgres",
+		"haspassword: false",
+		"nexttoken=AAQAAZ3x9kQ2mL7vR8tY1wB5nC0p", // a cursor: a glued token names none
+		"SECRET_KEY=get_random_secret_key()",
+		"SECRET_KEY=os_environ_get(secret_key_name=dj4_prod)",
+		"password=keyring_lookup(service_name=db2_admin_user)",
+		"password=lookup_value(name=db_admin_user)+env_suffix_name",
+		"SECRET_KEY=$(python -c 'from django.core.management.utils import get_random_secret_key; print(get_random_secret_key())')",
+		"key=hashlib_sha256(salt+secret_value_with_a_long_name_2)",
+		"The twilio auth token is in 1Password, not here.",
+		"twilio auth token 00000000000000000000000000000000",
+		"TWILIO_AUTH_TOKEN=your_auth_token",
+		"path = hf_hub_download(repo_id=repo, filename=name)",
+		"from huggingface_hub import HfApi; hf_HubDownloadProgressCallback",
 		// names and placeholders
 		"api_key=OPENAI_API_KEY",
 		"API_KEY=your-api-key-here",
@@ -274,6 +296,14 @@ func TestThresholds(t *testing.T) {
 		{"upper-case pieces with vowels", "token=OPENAI_API_KEY_2024_PKCS7", false},
 		{"an upper-case piece without a vowel", "token=OPENAI_API_KEY_2024_BXTR", true},
 
+		// a Django key unquoted, its ( a chance: 40 bytes, three of its symbols, 4 bits a byte
+		{"a Django key of 40 bytes", "SECRET_KEY=53efr4edt2(sywb3wkh5d^nsipzz5fk2#z9ri19r", true},
+		{"39 bytes with a ( are code", "SECRET_KEY=53efr4edt2(sywb3wkh5d^nsipzz5fk2#z9ri19", false},
+		{"a Django key with three of its symbols", "SECRET_KEY=0wyojfljoo(a5lqsaj08xui6d3*9zzzzg4zdmen2khvd%", true},
+		{"two symbols with a ( are code", "SECRET_KEY=0wyojfljoo(a5lqsaj08xui6d3*9zzzzg4zdmen2khvdq", false},
+		{"a Django key of 4.0 bits a byte", "SECRET_KEY=hb*+3*4a+e13(1agd(!1f+!gcbdb*h(34fc!a4fhgced222e", true},
+		{"3.91 bits a byte with a ( are code", "SECRET_KEY=(2c31(a!*(!e*1bhg+3abadcc2hf3h2+d+f!eb*dgefg1", false},
+
 		// a provider's body: 2.5 bits a byte for AWS's 16 bytes
 		{"AWS body entropy 2.5", "key AKIAAAAABBBBCCDD1122 here", true},
 		{"AWS body entropy 2.48", "key AKIAAAAABBBCCC111223 here", false},
@@ -304,6 +334,7 @@ func TestThresholdExamples(t *testing.T) {
 	}{
 		{"k3vr3t", 2.25}, {"abab12", 1.92}, {"aabb1122", 2.0}, {"aaabb112", 1.91},
 		{"aaaabbbbccdd1122", 2.5}, {"aaaabbbccc111223", 2.48},
+		{"hb*+3*4a+e13(1agd(!1f+!gcbdb*h(34fc!a4fhgced222e", 4.0}, {"(2c31(a!*(!e*1bhg+3abadcc2hf3h2+d+f!eb*dgefg1", 3.91},
 	} {
 		if got := entropy(c.v); got < c.bits-0.01 || got > c.bits+0.01 {
 			t.Errorf("entropy(%q) = %.3f, want %.3f", c.v, got, c.bits)

@@ -46,7 +46,8 @@ var providers = sync.OnceValue(func() []provider {
 		{kind: "google api key", hint: []string{"aiza"}, re: re(`AIza[0-9A-Za-z_-]{35}`), check: randomBody(4, 3.0)},
 		{kind: "stripe key", hint: []string{"_live_", "_test_"}, re: re(`(?:sk_live|rk_live|pk_live|sk_test|rk_test)_[0-9A-Za-z]{16,}`), check: randomBody(8, 3.0)},
 		{kind: "stripe webhook secret", hint: []string{"whsec_"}, re: re(`whsec_[A-Za-z0-9+/]{24,}={0,2}`), check: randomBody(6, 3.0)},
-		{kind: "hugging face token", hint: []string{"hf_"}, re: re(`hf_[A-Za-z]{34}`), check: mixedBody(false)},
+		// Letters and digits (gitleaks' shape); the body mixes cases.
+		{kind: "hugging face token", hint: []string{"hf_"}, re: re(`hf_[A-Za-z0-9]{34}`), check: mixedBody(false)},
 		// npm's tokens carry GitHub's checksum.
 		{kind: "npm token", hint: []string{"npm_"}, re: re(`npm_[A-Za-z0-9]{36}`), check: crcTail(4)},
 		{kind: "sendgrid key", hint: []string{"sg."}, re: re(`SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`), check: randomBody(3, 3.0)},
@@ -59,6 +60,10 @@ var providers = sync.OnceValue(func() []provider {
 		{kind: "pypi token", hint: []string{"pypi-age"}, re: re(`pypi-AgE[A-Za-z0-9_-]{50,}`), check: randomBody(5, 3.0)},
 		{kind: "docker hub token", hint: []string{"dckr_pat_"}, re: re(`dckr_pat_[A-Za-z0-9_-]{24,40}`), check: randomBody(9, 3.0)},
 		{kind: "linear key", hint: []string{"lin_api_"}, re: re(`lin_api_[A-Za-z0-9]{40}`), check: randomBody(8, 3.0)},
+		// A Twilio auth token is 32 hex digits, no prefix: caught where it
+		// is named ("my twilio auth token is …"); TWILIO_AUTH_TOKEN=… is a
+		// credential position.
+		{kind: "twilio auth token", hint: []string{"twilio"}, re: re(`(?i)twilio[ _-]?auth[ _-]?token(?:[ \t]+is|[ \t]*[:=,]|[ \t]+-+)?[ \t"'` + "`" + `]*([0-9a-f]{32})`), group: 1, check: randomBody(0, 3.0)},
 		{kind: "mailgun key", hint: []string{"key-"}, re: re(`key-[0-9a-f]{32}`), check: randomBody(4, 3.0)},
 		{kind: "jwt", hint: []string{"eyj"}, re: re(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 	}

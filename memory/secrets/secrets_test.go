@@ -31,6 +31,9 @@ func TestRedactKinds(t *testing.T) {
 		{"gitlab glpat-AbCdEf1234567890XyZ_ end", "gitlab [secret: gitlab token] end"},
 		{"jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U end", "jwt [secret: jwt] end"},
 		{"hf 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 end", "hf [secret: hugging face token] end"},
+		{"hf hf_Omxg3TeKdNnFR1BXuDLDxtpYl5XpfKtHF9 end", "hf [secret: hugging face token] end"},
+		{"my twilio auth token is 3f9a2b7c4d1e8f5a6b3c0d9e2f7a4b1c, ok", "my twilio auth token is [secret: twilio auth token], ok"},
+		{"Twilio Auth Token 9e2f7a4b1c3f9a2b7c4d1e8f5a6b3c0d", "Twilio Auth Token [secret: twilio auth token]"},
 		{"npm " + ghToken("npm_", "a7Kp2Qw9Zx4Lm8Nr3Vt6Yb1Cd5Fg0H") + " end", "npm [secret: npm token] end"},
 		{"sg 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 end", "sg [secret: sendgrid key] end"},
 		{"hook https://discord.com/api/webhooks/123456789012345678/aB3dE6fG9hI2jK5lM8nO1pQ4rS7tU0vW3xY6zA9bC2dE5fG8hI1jK4lM7nO0pQ3rS6t end", "hook [secret: discord webhook] end"},
@@ -58,6 +61,29 @@ func TestRedactKinds(t *testing.T) {
 		}
 		if again, k := Redact(got); again != got || len(k) != 0 {
 			t.Errorf("Redact is not idempotent on %q: %q %q", got, again, k)
+		}
+	}
+}
+
+// An AWS key is AKIA or ASIA and exactly 16 upper-case letters and digits,
+// a whole word: one to four fewer (a look-alike in a doc, an id cut short)
+// or the same 20 characters inside a longer word are left as written.
+func TestAWSKeyShapeIsExact(t *testing.T) {
+	const key = "AKIAPIX6EA6QOM66ZJOJ"
+	if got, _ := Redact("key " + key + " here"); got != "key [secret: aws access key] here" {
+		t.Fatalf("the whole key is not replaced: %q", got)
+	}
+	for _, in := range []string{
+		"id AKIA2XQ7LMZ9PW3R here",    // 12
+		"id AKIA2XQ7LMZ9PW3RK here",   // 13
+		"id ASIA2XQ7LMZ9PW3RKT here",  // 14
+		"id AKIA2XQ7LMZ9PW3RKTV here", // 15
+		"id x" + key + " here",
+		"id 9" + key + " here",
+		"id " + key + "Q here",
+	} {
+		if got, kinds := Redact(in); got != in || kinds != nil {
+			t.Errorf("Redact(%q) = %q (%q), want it unchanged", in, got, kinds)
 		}
 	}
 }

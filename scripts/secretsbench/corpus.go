@@ -104,6 +104,7 @@ func providerTokens(r *rand.Rand) []positive {
 		mk("stripe webhook secret", "whsec_"+pick(r, alnum, 32)),
 		mk("jwt", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."+"eyJ"+pick(r, b64url, 40)+"."+pick(r, b64url, 43)),
 		mk("hugging face token", "hf_"+pick(r, upper+lower, 34)),
+		mk("hugging face token", "hf_"+pick(r, alnum, 34)),
 		mk("npm token", ghStyle(r, "npm_")),
 		mk("sendgrid key", "SG."+pick(r, b64url, 22)+"."+pick(r, b64url, 43)),
 		mk("discord webhook", "https://discord.com/api/webhooks/"+pick(r, digits, 18)+"/"+pick(r, b64url, 68)),
@@ -156,6 +157,7 @@ func Positives(seed uint64) []positive {
 		"docker login -u ada --password %s registry.example.com", "spring.datasource.password=%s",
 		"the wifi password: %s (guest network)", "db = psycopg2.connect(host=\"db\", user=\"app\", password=\"%s\")",
 		"SMTP_PASS=%s", "ldap_bind_password: '%s'", "[client]\nuser=root\npassword=%s",
+		"PGPASSWORD=%s psql -h db.internal -U app shop",
 	}
 	for range 3 {
 		for _, f := range passwordForms {
@@ -180,6 +182,15 @@ func Positives(seed uint64) []positive {
 			}
 			out = append(out, positive{kind: "credential", text: fmt.Sprintf(f, t), secret: t})
 		}
+	}
+	// Django's key unquoted in a .env (its ( and $ by chance), and a
+	// Twilio auth token, 32 hex digits without a prefix, where it is named
+	for range 3 {
+		k := pick(r, lower+digits+"!@#$%^&*(-_=+)", 50)
+		out = append(out, positive{kind: "credential", text: "DJANGO_SECRET_KEY=" + k, secret: k})
+		tw := pick(r, hexLower, 32)
+		f := oneOf(r, "my twilio auth token is %s, the SID is in the notes", "Twilio auth token: %s", "twilio auth token %s (prod)")
+		out = append(out, positive{kind: "twilio auth token", text: fmt.Sprintf(f, tw), secret: tw})
 	}
 	// connection strings
 	for range 6 {
@@ -377,4 +388,11 @@ var handwritten = []string{
 	"GET session:token:5f3a9c2e7b1d4f6a8c0e2b4d6f8a0c2e",
 	"authorization: pending review by legal",
 	"Authorization: required for every request (see the docs).",
+	// near the rules for glued password keys, Django keys, Twilio and Hugging Face
+	"export PGPASSWORD=$(cat ~/.pgpass)",
+	"PGPASSWORD=postgres psql -U postgres -h localhost",
+	"DJANGO_SECRET_KEY=$(python -c 'from django.core.management.utils import get_random_secret_key; print(get_random_secret_key())')",
+	"The twilio auth token is in 1Password; the account SID is on the console.",
+	"TWILIO_AUTH_TOKEN=your_auth_token",
+	"path = hf_hub_download(repo_id=\"meta-llama/Llama-3.2-1B\", filename=\"config.json\")",
 }
