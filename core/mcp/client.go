@@ -309,7 +309,5 @@ func (t *tailBuffer) lastLines(n int) string {
 	return strings.Join(lines, " | ")
 }
 
-type sdkTool = sdk.Tool
-
 // errNotRunning is a call to a server that is down.
 var errNotRunning = errors.New("not running")
