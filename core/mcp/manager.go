@@ -71,7 +71,7 @@ type server struct {
 	listed   bool
 	state    string
 	lastErr  string
-	said     string // lastErr in the user's terms (said.go)
+	said     string    // lastErr in the user's terms (said.go)
 	tried    time.Time // last start attempt in this process
 	failedAt time.Time // when the recorded failure happened
 	conn     *conn
