@@ -13,12 +13,7 @@ import (
 // kill left is settled, which the workspace reports as a change.
 func TestOpenAppliesEveryRuleInOrder(t *testing.T) {
 	ctx := context.Background()
-	home := filepath.Join(t.TempDir(), "ws")
-	ws, _, err := Init(ctx, home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws.Close()
+	home := newHome(t)
 	log := filepath.Join(home, LogsDir, "2026-11-20.md")
 	copyName := filepath.Join(home, LogsDir, "2026-11-20.sync-conflict-20261120-101500-ABCDEF1.md")
 	if err := os.WriteFile(log, []byte("# 2026-11-20\n\n### 09:00\n\ndesktop fired the kiln\n"), 0o600); err != nil {
@@ -32,7 +27,7 @@ func TestOpenAppliesEveryRuleInOrder(t *testing.T) {
 	}
 	var said []string
 	aheadSaw := ""
-	ws, err = OpenWith(ctx, home, OpenOptions{
+	ws, err := OpenWith(ctx, home, OpenOptions{
 		Info: func(msg string) { said = append(said, msg) },
 		Warn: func(msg string) { t.Errorf("warned: %s", msg) },
 		Ahead: func() {
@@ -62,12 +57,7 @@ func TestOpenAppliesEveryRuleInOrder(t *testing.T) {
 // without state.db, and state.db's when a forget was interrupted.
 func TestOpenFilesSettlesAnInterruptedForget(t *testing.T) {
 	ctx := context.Background()
-	home := filepath.Join(t.TempDir(), "ws")
-	ws, _, err := Init(ctx, home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws.Close()
+	home := newHome(t)
 	if err := os.Mkdir(filepath.Join(home, ".forget"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -80,4 +70,16 @@ func TestOpenFilesSettlesAnInterruptedForget(t *testing.T) {
 	if err := OpenFiles(ctx, filepath.Join(t.TempDir(), "none"), OpenOptions{}); err == nil {
 		t.Error("no error for a home without a workspace")
 	}
+}
+
+// newHome is a new workspace, closed.
+func newHome(t *testing.T) string {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "ws")
+	ws, _, err := Init(context.Background(), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.Close()
+	return home
 }

@@ -496,20 +496,7 @@ func TestSessionsDeleteMovesLoggedTurns(t *testing.T) {
 	ctx := context.Background()
 	st := core.NewSessions(db, time.Now)
 	const rel = "logs/2026-11-20.md"
-	places := map[string]core.LogSpan{"gone": {Path: rel, Start: 7, End: 11}, "kept": {Path: rel, Start: 13, End: 15}}
-	for _, name := range []string{"gone", "kept"} {
-		s, err := st.Create(ctx, name, "m")
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, err := st.Append(ctx, &s, core.StoredMessage{Role: "user", Content: "hello from " + name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.AppendReply(ctx, &s, core.StoredMessage{Role: "assistant", Content: "hi"}, id, places[name]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	logTurns(t, st, map[string]core.LogSpan{"gone": {Path: rel, Start: 7, End: 11}, "kept": {Path: rel, Start: 13, End: 15}})
 	write(t, home, rel, "# 2026-11-20\n\n### 09:00\n\nA note.\n\n### 10:00 · session gone\n\n**User:** hello from gone\n\n**Atlas:** hi\n\n### 11:00 · session kept\n\n**User:** hello from kept\n")
 	p, err := forget.Sessions(ctx, home, db, nil, []string{"gone"}, time.Time{})
 	if err != nil {
