@@ -8,7 +8,6 @@ import (
 
 	"agent/core/compact"
 	"agent/core/distill"
-	"agent/memory"
 )
 
 // summaryHeader opens the summary message; like recall, its lines are the
@@ -99,7 +98,7 @@ func (c *Chat) compactWindow(ctx context.Context, s *Session, t *turn, model dis
 	}
 	// t.now is in the user's zone: the turn read it once.
 	res, err := compact.Run(ctx, compact.Options{
-		Home: c.WS.Home, Mark: memory.TurnHeadingMark + s.Name, Since: s.CreatedAt.In(t.now.Location()).Format("2006-01-02"),
+		Home: c.WS.Home, Since: s.CreatedAt.In(t.now.Location()).Format("2006-01-02"),
 		Turns: turns, Previous: prev, Model: model, NumCtx: c.NumCtx,
 		CharsPerToken: t.cpt, MaxChars: maxChars,
 		Progress: progress, Now: c.Now,

@@ -61,7 +61,7 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 	add(wsCheck)
 	if ws {
 		// state.db is opened once, for its own line and the lines that read it.
-		state, openErr := Open(ctx, home)
+		state, openErr := openJournalled(ctx, home) // it looks: no copy merged, no forget settled
 		if openErr == nil {
 			defer state.Close()
 		}

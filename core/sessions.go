@@ -276,7 +276,7 @@ func (st *Sessions) Append(ctx context.Context, s *Session, m StoredMessage) (in
 }
 
 // AppendRequest is Append for a user's message that is about to be sent,
-// its content and context redacted already (Chat.seal): the request (requestText) is recorded as the session's last in the same
+// its content and context redacted already (Chat.seal): the request (window.RequestText) is recorded as the session's last in the same
 // transaction, one commit instead of two on the turn's path, and with it
 // where its window stops replaying recalled passages (see LastRequest; it
 // only ever moves forward).

@@ -38,7 +38,7 @@ func stateMigrations() []statedb.Set {
 		// transcript test knows.)
 		{Component: "revisions", Files: revisions.Migrations},
 		{Component: "soul", Files: soul.Migrations},
-		{Component: "core", Files: sessionMigrations},
+		{Component: "core", Files: sessionMigrations, Steps: coreSteps},
 		{Component: "compact", Files: compact.Migrations},
 		{Component: "memrev", Files: memrev.Migrations},
 		{Component: "distill", Files: distill.Migrations},

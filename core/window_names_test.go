@@ -22,8 +22,6 @@ func carried(m StoredMessage) bool { return window.Carried(m) }
 
 func sharedPrefix(a, b string) int { return window.SharedPrefix(a, b) }
 
-func requestText(msgs []Message) string { return window.RequestText(msgs) }
-
 func withContext(context, words string) string { return window.WithContext(context, words) }
 
 // baseInput is a turn's input with the fixed layers set, as window's own

@@ -54,6 +54,10 @@ type Workspace struct {
 	// JournalErr is why the other devices' journals could not be read at
 	// open (core/journal): the command goes on with what this device has.
 	JournalErr error
+	// Changed says the open changed the workspace after OpenOptions.Ahead
+	// started (it settled a forget): what Ahead read may hold what the
+	// forget took back.
+	Changed bool
 }
 
 // ResolveHome picks the workspace directory: the --home flag, else
@@ -87,21 +91,6 @@ func Locate(home string) error {
 		return fmt.Errorf("open workspace %s: %w", home, err)
 	}
 	return nil
-}
-
-// Open opens an initialised workspace. It fails with ErrNoWorkspace when the
-// home or its state.db does not exist, and never creates anything.
-func Open(ctx context.Context, home string) (*Workspace, error) {
-	if err := Locate(home); err != nil {
-		return nil, err
-	}
-	db, err := openStateDB(ctx, filepath.Join(home, StateFile), false)
-	if err != nil {
-		return nil, err
-	}
-	ws := &Workspace{Home: home, State: db}
-	ws.syncJournal(ctx)
-	return ws, nil
 }
 
 // OpenState opens home's state.db alone, without appending to or replaying

@@ -1,7 +1,7 @@
 package index
 
 import (
-	"errors"
+	"agent/memory/errkind"
 	"fmt"
 )
 
@@ -9,9 +9,9 @@ import (
 // codes in one place (cmd/agent/exit.go).
 var (
 	// ErrInvalid marks bad input from the user: a usage error (exit 2).
-	ErrInvalid = errors.New("invalid")
+	ErrInvalid = errkind.Invalid()
 	// ErrNotFound marks a named thing that does not exist (exit 3).
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = errkind.NotFound()
 	// ErrNoTerms is a query with no word in it ("!!!"): a usage error for
 	// a search, and simply nothing to recall for a chat message.
 	ErrNoTerms = fmt.Errorf("%w query", ErrInvalid)

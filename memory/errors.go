@@ -1,8 +1,6 @@
 package memory
 
 import (
-	"errors"
-
 	"agent/memory/errkind"
 )
 
@@ -10,9 +8,9 @@ import (
 // codes in one place (cmd/agent/exit.go).
 var (
 	// ErrInvalid marks bad input from the user: a usage error (exit 2).
-	ErrInvalid = errors.New("invalid")
+	ErrInvalid = errkind.Invalid()
 	// ErrNotFound marks a named thing that does not exist (exit 3).
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = errkind.NotFound()
 )
 
 func invalidf(format string, args ...any) error {

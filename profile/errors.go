@@ -10,9 +10,9 @@ import (
 // codes in one place (cmd/agent/exit.go).
 var (
 	// ErrInvalid marks bad input from the user: a usage error (exit 2).
-	ErrInvalid = errors.New("invalid")
+	ErrInvalid = errkind.Invalid()
 	// ErrNotFound marks a named thing that does not exist (exit 3).
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = errkind.NotFound()
 	// ErrNoDirective marks a write attempted without a user's direction: a
 	// programming error in the caller, never something a user typed.
 	ErrNoDirective = errors.New("profile write refused: no user directive")

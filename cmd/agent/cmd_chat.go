@@ -172,37 +172,35 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		}
 		a.warnf("created your workspace at %s (your notes, persona and memory live there); let's get to know each other", home)
 	}
-	a.foldCopies(ctx, home) // before recall reads the logs
 	emb, err := a.embedder()
 	if err != nil {
 		return nil, err
 	}
-	mem, recaller, err := core.OpenRecall(ctx, home, message, emb, func(msg string) { a.warnf("%s", msg) })
-	if err != nil {
-		a.warnf("memory index unavailable, chatting without recall: %v", err)
+	var mem *core.IndexRecall
+	var recaller core.Recaller
+	recall := func() { // started ahead, once the logs are whole
+		var err error
+		if mem, recaller, err = core.OpenRecall(ctx, home, message, emb, func(msg string) { a.warnf("%s", msg) }); err != nil {
+			a.warnf("memory index unavailable, chatting without recall: %v", err)
+		}
 	}
 	closeMem := func() {
 		if mem != nil {
 			mem.Close() // waits for the recall started ahead, which holds it
 		}
 	}
-	ws, err := core.Open(ctx, home)
+	opening := a.opening()
+	opening.Ahead = recall
+	ws, err := core.OpenWith(ctx, home, opening)
 	if err != nil {
 		closeMem()
 		return nil, err
 	}
-	// A forget to finish or one another device made is settled before the
-	// chat reads anything; the recall started ahead may have read what it
-	// took back, so it starts again (rare: without one, a stat and a query).
-	if acted, err := a.settleForgets(ctx, ws); err != nil || acted {
+	if ws.Changed {
+		// The open settled a forget: the recall started ahead may have
+		// read what it took back, so it starts again (rare).
 		closeMem()
-		if err != nil {
-			ws.Close()
-			return nil, err
-		}
-		if mem, recaller, err = core.OpenRecall(ctx, home, message, emb, func(msg string) { a.warnf("%s", msg) }); err != nil {
-			a.warnf("memory index unavailable, chatting without recall: %v", err)
-		}
+		recall()
 	}
 	a.zone = core.WorkspaceZone(ctx, ws)
 	o, err := core.NewOllama(nil)

@@ -240,39 +240,3 @@ func describePlace(p forget.Place) (where, what string) {
 	}
 	return where, strings.TrimSpace(what + note)
 }
-
-// lazyIndex opens index.db only if a forget being recovered needs it.
-type lazyIndex struct {
-	a    *app
-	home string
-	ix   *index.Index
-}
-
-func (l *lazyIndex) open(ctx context.Context) error {
-	if l.ix != nil {
-		return nil
-	}
-	ix, err := index.Open(ctx, l.home, func(msg string) { l.a.warnf("%s", msg) })
-	l.ix = ix
-	return err
-}
-
-func (l *lazyIndex) Matching(ctx context.Context, match func(string) bool) (int, [][]byte, error) {
-	if err := l.open(ctx); err != nil {
-		return 0, nil, err
-	}
-	return l.ix.Matching(ctx, match)
-}
-
-func (l *lazyIndex) Purge(ctx context.Context, units [][]byte) error {
-	if err := l.open(ctx); err != nil {
-		return err
-	}
-	return l.ix.Purge(ctx, units)
-}
-
-func (l *lazyIndex) close() {
-	if l.ix != nil {
-		l.ix.Close()
-	}
-}

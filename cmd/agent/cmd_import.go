@@ -190,7 +190,7 @@ func (a *app) runImportList(ctx context.Context, cmd *cli.Command) error {
 		if len(rows) == 0 {
 			return nil
 		}
-		tw := a.newTable("ID", "AT", "ORIGIN", "CONVERSATIONS", "MESSAGES", "STATE", "FILE")
+		tw := a.newTable("ID", "AT", "ORIGIN", "CONVERSATIONS", "MESSAGES", "STATE", "FILE").timed("AT")
 		for _, r := range rows {
 			tw.row(r...)
 		}

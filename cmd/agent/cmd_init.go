@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/core/devsync"
 	"agent/core/printable"
 	"agent/index"
 	"agent/profile"
@@ -52,7 +51,7 @@ func (a *app) initCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				if err := devsync.Clone(ctx, from, o); err != nil {
+				if err := core.Clone(ctx, from, o, a.opening()); err != nil {
 					return err
 				}
 			}

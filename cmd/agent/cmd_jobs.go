@@ -342,7 +342,7 @@ func (a *app) printJobs(list []jobs.Job) error {
 		if len(list) == 0 {
 			return nil
 		}
-		tw := a.newTable("NAME", "SCHEDULE", "NEXT", "LAST", "STATE", "COMMAND")
+		tw := a.newTable("NAME", "SCHEDULE", "NEXT", "LAST", "STATE", "COMMAND").timed("NEXT")
 		for _, j := range list {
 			state := jobState(j)
 			if j.DisabledReason != "" {

@@ -12,7 +12,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/core/forget"
 	"agent/core/printable"
 	"agent/core/watch"
 	"agent/index"
@@ -62,16 +61,8 @@ func (a *app) openIndex(ctx context.Context) (*index.Index, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if err := core.Locate(home); err != nil {
+	if err := core.OpenFiles(ctx, home, a.opening()); err != nil {
 		return nil, "", err
-	}
-	a.foldCopies(ctx, home)
-	if forget.Interrupted(home) { // rare: the index may hold what it took back
-		ws, err := a.openWorkspace(ctx)
-		if err != nil {
-			return nil, "", err
-		}
-		ws.Close()
 	}
 	ix, err := index.Open(ctx, home, func(msg string) { a.warnf("%s", msg) })
 	if err != nil {
@@ -292,7 +283,7 @@ func (a *app) runIndexStatus(ctx context.Context, cmd *cli.Command) error {
 	}
 	defer ix.Close()
 	if a.io.OutTTY && !a.jsonOut { // the last reindex is said in the user's zone
-		if ws, err := core.Open(ctx, home); err == nil {
+		if ws, err := core.OpenWith(ctx, home, a.opening()); err == nil {
 			a.zone = core.WorkspaceZone(ctx, ws)
 			ws.Close()
 		}

@@ -143,7 +143,7 @@ func (a *app) runProfileShow(ctx context.Context, _ *cli.Command, st *profile.St
 			a.infof("no profile records yet (set one with: agent profile set KEY VALUE)")
 			return nil
 		}
-		tw := a.newTable("KEY", "VALUE", "UPDATED")
+		tw := a.newTable("KEY", "VALUE", "UPDATED").timed("UPDATED")
 		for _, r := range recs {
 			tw.row(r.Key, r.Value, a.personTime(r.UpdatedAt))
 		}
@@ -183,7 +183,7 @@ func (a *app) runProfileHistory(ctx context.Context, _ *cli.Command, st *profile
 		}
 		return a.writeJSON(out)
 	case a.io.OutTTY:
-		tw := a.newTable("ID", "WHEN", "KEY", "CHANGE", "COMMAND")
+		tw := a.newTable("ID", "WHEN", "KEY", "CHANGE", "COMMAND").timed("WHEN")
 		for _, c := range hist {
 			tw.row(strconv.FormatInt(c.ID, 10), a.personTime(c.At), c.Key, orUnset(c.Old)+" → "+orUnset(c.New), c.Command)
 		}

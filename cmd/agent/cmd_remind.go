@@ -170,7 +170,7 @@ func (a *app) printReminders(list []reminders.Reminder, loc *time.Location) erro
 		if len(list) == 0 {
 			return nil
 		}
-		tw := a.newTable("ID", "DUE", "STATUS", "TEXT")
+		tw := a.newTable("ID", "DUE", "STATUS", "TEXT").timed("DUE")
 		for _, r := range list {
 			due := reminders.Format(r.DueAt, loc)
 			if r.Status == reminders.StatusPending && !r.DueAt.After(a.now()) {

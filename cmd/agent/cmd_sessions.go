@@ -57,7 +57,7 @@ func (a *app) sessionsCommand() *cli.Command {
 						}
 						return nil
 					}
-					tw := a.newTable("SESSION", "LAST ACTIVE", "TURNS", "LAST MESSAGE")
+					tw := a.newTable("SESSION", "LAST ACTIVE", "TURNS", "LAST MESSAGE").timed("LAST ACTIVE")
 					for _, s := range list {
 						tw.row(s.Name, a.personTime(s.UpdatedAt), fmt.Sprint(s.Turns), clip(s.LastUser, 50))
 					}

@@ -168,7 +168,7 @@ func (a *app) printRevisions(hist []revisions.Revision) error {
 	case a.jsonOut:
 		return a.writeJSON(rows)
 	case a.io.OutTTY:
-		tw := a.newTable("REV", "WHEN", "AUTHOR", "REASON")
+		tw := a.newTable("REV", "WHEN", "AUTHOR", "REASON").timed("WHEN")
 		for _, r := range rows {
 			when, _ := time.Parse(time.RFC3339, r.CreatedAt)
 			tw.row(strconv.FormatInt(r.ID, 10), a.personTime(when), r.Author, r.Reason)

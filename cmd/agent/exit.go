@@ -8,17 +8,9 @@ import (
 
 	"agent/core"
 	"agent/core/compact"
-	"agent/core/forget"
 	"agent/core/importer"
-	"agent/core/jobs"
-	"agent/core/reminders"
-	"agent/core/skills"
-	"agent/index"
 	"agent/index/sqlitedb"
-	"agent/memory"
-	"agent/profile"
-	"agent/soul"
-	"agent/soul/revisions"
+	"agent/memory/errkind"
 )
 
 // Exit codes, as documented in the README (DESIGN.md "CLI contract").
@@ -69,26 +61,12 @@ var exitCodes = []struct {
 	{core.ErrNoSession, exitNotFound},
 	{compact.ErrNothing, exitNotFound},
 	{compact.ErrInvalid, exitFailure},
-	{profile.ErrInvalid, exitUsage},
-	{profile.ErrNotFound, exitNotFound},
-	{soul.ErrInvalid, exitUsage},
-	{soul.ErrNotFound, exitNotFound},
-	{memory.ErrInvalid, exitUsage},
-	{memory.ErrNotFound, exitNotFound},
-	{index.ErrInvalid, exitUsage},
-	{index.ErrNotFound, exitNotFound},
-	{reminders.ErrInvalid, exitUsage},
-	{reminders.ErrNotFound, exitNotFound},
-	{jobs.ErrInvalid, exitUsage},
-	{jobs.ErrNotFound, exitNotFound},
-	{skills.ErrInvalid, exitUsage},
-	{skills.ErrNotFound, exitNotFound},
-	{revisions.ErrInvalid, exitUsage},
 	{importer.ErrNotExport, exitUsage},
-	{importer.ErrInvalid, exitUsage},
-	{importer.ErrNotFound, exitNotFound},
-	{forget.ErrInvalid, exitUsage},
-	{forget.ErrNotFound, exitNotFound},
+	// Every package's ErrInvalid and ErrNotFound (profile, soul, memory,
+	// index, reminders, jobs, skills, revisions, importer, forget) is one
+	// of these two kinds.
+	{errkind.ErrInvalid, exitUsage},
+	{errkind.ErrNotFound, exitNotFound},
 }
 
 func exitCode(err error) int {

@@ -16,7 +16,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/core/forget"
 )
 
 // version is stamped by the Makefile from git.
@@ -289,49 +288,30 @@ func listByDefault(group *cli.Command) {
 	}
 }
 
-// openWorkspace resolves the home and opens it; the error names the path and
-// the fix when the workspace does not exist.
+// openWorkspace resolves the home and opens it, with every rule of opening
+// (core.OpenWith); the error names the path and the fix when the workspace
+// does not exist.
 func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 	home, err := core.ResolveHome(a.homeFlag)
 	if err != nil {
 		return nil, err
 	}
-	// Conflict copies a file-sync tool left are merged first, so that the
-	// journals the open replays are whole.
-	a.foldCopies(ctx, home)
-	ws, err := core.Open(ctx, home)
+	ws, err := core.OpenWith(ctx, home, a.opening())
 	if err != nil {
-		return nil, err
-	}
-	if ws.JournalErr != nil {
-		// The command goes on with what this device has; what was not
-		// written or read stays for the next command.
-		a.warnf("%v; the next command tries again", ws.JournalErr)
-	}
-	if _, err := a.settleForgets(ctx, ws); err != nil {
-		ws.Close()
 		return nil, err
 	}
 	a.zone = core.WorkspaceZone(ctx, ws)
 	return ws, nil
 }
 
-// settleForgets finishes (or undoes) a forget a kill -9 interrupted, then
-// forgets what another device forgot (its journal said so), before
-// anything reads what they change: every command that opens the workspace
-// runs it. Without either it is a stat and one query; acted says one ran.
-func (a *app) settleForgets(ctx context.Context, ws *core.Workspace) (acted bool, err error) {
-	interrupted := forget.Interrupted(ws.Home)
-	pending, err := forget.HasPending(ctx, ws.State)
-	if err != nil || !interrupted && !pending {
-		return false, err
+// opening is how opening a workspace tells what it did: problems on
+// stderr, what it changed too unless --quiet.
+func (a *app) opening() core.OpenOptions {
+	return core.OpenOptions{
+		Warn: func(msg string) { a.warnf("%s", msg) },
+		Info: func(msg string) { a.infof("%s", msg) },
+		Now:  a.now,
 	}
-	li := &lazyIndex{a: a, home: ws.Home}
-	defer li.close()
-	if err := forget.Recover(ctx, ws.Home, ws.State, li); err != nil {
-		return true, err
-	}
-	return true, a.forgetPending(ctx, ws.Home, ws.State)
 }
 
 // warnf prints a diagnostic on stderr in the house style.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,10 +17,27 @@ type table struct {
 	a      *app
 	header []string
 	rows   [][]string
+	times  map[int]bool // the columns of times, never cut (timed)
 }
 
 // newTable starts a table with a bold header row (plain text).
 func (a *app) newTable(header ...string) *table { return &table{a: a, header: header} }
+
+// timed says which columns, by header, hold times: on a narrow terminal
+// they are never cut (cut, "Fri 2026-11-27 15:08 …" has lost its zone).
+func (t *table) timed(headers ...string) *table {
+	if t.times == nil {
+		t.times = map[int]bool{}
+	}
+	for _, h := range headers {
+		i := slices.Index(t.header, h)
+		if i < 0 {
+			panic("table: no column " + h)
+		}
+		t.times[i] = true
+	}
+	return t
+}
 
 // row adds one row; cells may hold colour escapes.
 func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
@@ -44,7 +62,7 @@ func (t *table) flush() error {
 	}
 	for i, h := range t.header {
 		floors[i] = max(minCol, displayWidth(h))
-		if t.timeColumn(i) {
+		if t.times[i] {
 			floors[i] = widths[i] // a time cut loses its zone or its minutes: never cut
 		}
 	}
@@ -67,27 +85,6 @@ func (t *table) flush() error {
 	_, err := t.a.io.Out.Write([]byte(b.String()))
 	return err
 }
-
-// timeColumn says whether every cell of column i (the header aside) is a
-// time as when.Format writes it ("Fri 2026-11-27 15:08 CET"), or empty.
-func (t *table) timeColumn(i int) bool {
-	seen := false
-	for _, r := range t.rows {
-		if i >= len(r) || r[i] == "" {
-			continue
-		}
-		if !personTime().MatchString(sgr().ReplaceAllString(r[i], "")) {
-			return false
-		}
-		seen = true
-	}
-	return seen
-}
-
-// personTime matches when.Layout's output.
-var personTime = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[A-Z][a-z]{2} \d{4}-\d\d-\d\d \d\d:\d\d [-+\w]+$`)
-})
 
 // sgr matches the colour and style escapes this program writes.
 var sgr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;]*m") })

@@ -41,9 +41,9 @@ type Turn struct {
 	User  string
 	Reply string
 	// Logged is where the turn was logged, as stored with it: its heading's
-	// line to its last, in a log (Path "": not logged). nil for a turn
-	// stored before that was kept (migration core/0008), which is looked
-	// for under the session's headings instead (Options.Mark).
+	// line to its last, in a log (nil or Path "": not logged). Turns
+	// stored before the place was kept had it filled once, at the open
+	// (core's migration 0009_log_places.go).
 	Logged *Span
 }
 
@@ -81,10 +81,8 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 // Options of one compaction.
 type Options struct {
 	Home string
-	// Mark ends the heading of each of the session's logged turns
-	// ("### 10:02 · session NAME"); Since is the first day (YYYY-MM-DD) one
-	// may be logged on: only for turns without a stored place (Turn.Logged).
-	Mark  string
+	// Since is the first day (YYYY-MM-DD) a turn may be logged on: only
+	// the logs from then on are read.
 	Since string
 	// Turns are the dropped exchanges not yet summarised, oldest first.
 	Turns []Turn
@@ -141,7 +139,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if len(o.Turns) == 0 {
 		return res, ErrNothing
 	}
-	srcs, logged, err := loggedTurns(o.Home, o.Since, o.Mark, o.Turns)
+	srcs, logged, err := loggedTurns(o.Home, o.Since, o.Turns)
 	if err != nil {
 		return res, err
 	}
@@ -220,13 +218,11 @@ func (s Summary) Text() string {
 }
 
 // loggedTurns keeps, of the logs, the lines of the given turns: where each
-// was logged, as stored with it (Turn.Logged), and for a turn stored before
-// that was kept, the section headed "### … mark" that holds its user's
-// first line, in order. Every other line is blanked: blank lines are
-// neither shown to the model nor citable, so an item can only cite the
-// dropped turns. A stored place whose lines no longer hold the turn (the
-// log edited since) is not used.
-func loggedTurns(home, since, mark string, turns []Turn) ([]distill.Source, int, error) {
+// was logged, as stored with it (Turn.Logged). Every other line is
+// blanked: blank lines are neither shown to the model nor citable, so an
+// item can only cite the dropped turns. A stored place whose lines no
+// longer hold the turn (the log edited since) is not used.
+func loggedTurns(home, since string, turns []Turn) ([]distill.Source, int, error) {
 	logs, err := distill.Logs(home, func(day string) bool { return day >= since })
 	if err != nil {
 		return nil, 0, err
@@ -237,37 +233,22 @@ func loggedTurns(home, since, mark string, turns []Turn) ([]distill.Source, int,
 		keep[i] = make([]bool, len(s.Lines))
 		byPath[s.Path] = i
 	}
-	var headed []section // found only for turns without a stored place
-	logged, next := 0, 0
+	logged := 0
 	for _, t := range turns {
-		probe := memory.TurnProbe(t.User)
-		if t.Logged != nil {
-			src, ok := byPath[t.Logged.Path]
-			// Lines are 1-based; the heading (Start) is not kept, as below.
-			if !ok || t.Logged.Path == "" || t.Logged.Start < 1 || t.Logged.End > len(logs[src].Lines) || t.Logged.End <= t.Logged.Start {
-				continue
-			}
-			sec := section{src, t.Logged.Start, t.Logged.End}
-			if !strings.Contains(strings.Join(logs[src].Lines[sec.start:sec.end], "\n"), probe) {
-				continue
-			}
-			sec.keep(keep)
-			logged++
+		if t.Logged == nil {
 			continue
 		}
-		if headed == nil {
-			headed = headedSections(logs, mark)
+		src, ok := byPath[t.Logged.Path]
+		// Lines are 1-based; the heading (Start) is not kept.
+		if !ok || t.Logged.Path == "" || t.Logged.Start < 1 || t.Logged.End > len(logs[src].Lines) || t.Logged.End <= t.Logged.Start {
+			continue
 		}
-		for j := next; j < len(headed); j++ {
-			sec := headed[j]
-			if !strings.Contains(strings.Join(logs[sec.src].Lines[sec.start:sec.end], "\n"), probe) {
-				continue
-			}
-			sec.keep(keep)
-			logged++
-			next = j + 1
-			break
+		sec := section{src, t.Logged.Start, t.Logged.End}
+		if !strings.Contains(strings.Join(logs[src].Lines[sec.start:sec.end], "\n"), memory.TurnProbe(t.User)) {
+			continue
 		}
+		sec.keep(keep)
+		logged++
 	}
 	out := make([]distill.Source, len(logs))
 	for i, s := range logs {
@@ -289,30 +270,6 @@ func (s section) keep(keep [][]bool) {
 	for k := s.start; k < s.end; k++ {
 		keep[s.src][k] = true
 	}
-}
-
-// headedSections are the logs' sections headed "### … mark": how turns
-// stored before their place was kept are found.
-func headedSections(logs []distill.Source, mark string) []section {
-	sections := []section{}
-	for si, s := range logs {
-		open := -1
-		for i, line := range s.Lines {
-			if strings.HasPrefix(line, "#") {
-				if open >= 0 {
-					sections = append(sections, section{si, open, i})
-					open = -1
-				}
-				if strings.HasPrefix(line, "### ") && strings.HasSuffix(line, mark) {
-					open = i + 1
-				}
-			}
-		}
-		if open >= 0 {
-			sections = append(sections, section{si, open, len(s.Lines)})
-		}
-	}
-	return sections
 }
 
 const (

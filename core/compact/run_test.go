@@ -88,12 +88,15 @@ func (f *fixture) session(t *testing.T, name string) int64 {
 	return id
 }
 
-// logTurn logs an exchange as chat does: "### HH:MM · session NAME".
-func (f *fixture) logTurn(t *testing.T, at time.Time, session, user, reply string) {
+// logTurn logs an exchange as chat does ("### HH:MM · session NAME") and
+// returns its place, as chat stores it with the turn.
+func (f *fixture) logTurn(t *testing.T, at time.Time, session, user, reply string) *compact.Span {
 	t.Helper()
-	if _, err := memory.AppendLogEntry(f.home, at, at.Format("15:04")+" · session "+session, memory.TurnEntry(user, "Atlas", reply)); err != nil {
+	res, err := memory.AppendLogEntry(f.home, at, at.Format("15:04")+" · session "+session, memory.TurnEntry(user, "Atlas", reply))
+	if err != nil {
 		t.Fatal(err)
 	}
+	return &compact.Span{Path: res.Path, Start: res.StartLine, End: res.EndLine}
 }
 
 // cite is the citation of the line of a log holding text.
@@ -142,19 +145,19 @@ func TestRunSummarisesTheDroppedTurnsFromTheLogs(t *testing.T) {
 	if _, err := memory.AppendLog(f.home, day(8, 0), "Bought running shoes in the morning."); err != nil {
 		t.Fatal(err)
 	}
-	f.logTurn(t, day(9, 0), "gym", "my gym locker code is 4417, locker 38", "Noted: locker 38, code 4417.")
+	locker := f.logTurn(t, day(9, 0), "gym", "my gym locker code is 4417, locker 38", "Noted: locker 38, code 4417.")
 	f.logTurn(t, day(9, 1), "other", "yes", "Another session's yes, about the dentist on Friday.")
-	f.logTurn(t, day(9, 2), "gym", "yes", "Then the gym opens at seven on Sundays.")
-	f.logTurn(t, day(9, 3), "gym", "yes", "And the sauna closes at nine in the evening.")
+	opens := f.logTurn(t, day(9, 2), "gym", "yes", "Then the gym opens at seven on Sundays.")
+	sauna := f.logTurn(t, day(9, 3), "gym", "yes", "And the sauna closes at nine in the evening.")
 	f.logTurn(t, day(9, 4), "gym", "what about the pool?", "The pool is closed for repairs until January.")
 
 	// The window dropped the first three of this session's turns, and a
 	// fourth chatted with --no-log, which the logs do not hold.
 	turns := []compact.Turn{
-		{ID: 1, User: "my gym locker code is 4417, locker 38", Reply: "Noted: locker 38, code 4417."},
+		{ID: 1, User: "my gym locker code is 4417, locker 38", Reply: "Noted: locker 38, code 4417.", Logged: locker},
 		{ID: 3, User: "not logged at all"},
-		{ID: 5, User: "yes", Reply: "Then the gym opens at seven on Sundays."},
-		{ID: 7, User: "yes", Reply: "And the sauna closes at nine in the evening."},
+		{ID: 5, User: "yes", Reply: "Then the gym opens at seven on Sundays.", Logged: opens},
+		{ID: 7, User: "yes", Reply: "And the sauna closes at nine in the evening.", Logged: sauna},
 	}
 	const d = "2026-11-22"
 	f.srv.Script(items(t,
@@ -171,7 +174,7 @@ func TestRunSummarisesTheDroppedTurnsFromTheLogs(t *testing.T) {
 		[3]string{"Locker 39.", f.cite(t, d, "code is 4417"), "locker 39 is mine"},
 	))
 	res, err := compact.Run(ctx, compact.Options{
-		Home: f.home, Mark: " · session gym", Since: d, Turns: turns,
+		Home: f.home, Since: d, Turns: turns,
 		Model: f.model, NumCtx: 8192, Now: func() time.Time { return f.now },
 	})
 	if err != nil {
@@ -241,29 +244,29 @@ func TestRunAddsToThePreviousSummary(t *testing.T) {
 	f := newFixture(t)
 	id := f.session(t, "gym")
 	f.logTurn(t, day(9, 0), "gym", "my gym locker code is 4417", "Noted.")
-	f.logTurn(t, day(9, 5), "gym", "the gym moved to Rua Augusta 12", "Noted the new address.")
+	moved := f.logTurn(t, day(9, 5), "gym", "the gym moved to Rua Augusta 12", "Noted the new address.")
 	const d = "2026-11-22"
 	first := compact.Line{Text: "Locker code 4417.", Source: f.cite(t, d, "code is 4417")}
 	prev := compact.Summary{Lines: []compact.Line{first}, ThroughID: 2, Turns: 1, CreatedAt: f.now.Add(-time.Hour)}
 	if err := compact.Save(ctx, f.db, id, prev); err != nil {
 		t.Fatal(err)
 	}
-	moved := compact.Line{Text: "The gym is now at Rua Augusta 12.", Source: f.cite(t, d, "Rua Augusta")}
+	movedLine := compact.Line{Text: "The gym is now at Rua Augusta 12.", Source: f.cite(t, d, "Rua Augusta")}
 	reply := items(t,
-		[3]string{moved.Text, moved.Source, "moved to Rua Augusta 12"},
-		[3]string{moved.Text, moved.Source, "moved to Rua Augusta 12"},
+		[3]string{movedLine.Text, movedLine.Source, "moved to Rua Augusta 12"},
+		[3]string{movedLine.Text, movedLine.Source, "moved to Rua Augusta 12"},
 	)
 	f.srv.Script(reply, reply)
 	opts := compact.Options{
-		Home: f.home, Mark: " · session gym", Since: d, Previous: prev,
-		Turns: []compact.Turn{{ID: 3, User: "the gym moved to Rua Augusta 12"}},
+		Home: f.home, Since: d, Previous: prev,
+		Turns: []compact.Turn{{ID: 3, User: "the gym moved to Rua Augusta 12", Logged: moved}},
 		Model: f.model, NumCtx: 8192, Now: func() time.Time { return f.now },
 	}
 	res, err := compact.Run(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []compact.Line{first, moved}; !reflect.DeepEqual(res.Summary.Lines, want) {
+	if want := []compact.Line{first, movedLine}; !reflect.DeepEqual(res.Summary.Lines, want) {
 		t.Errorf("lines %+v, want %+v", res.Summary.Lines, want)
 	}
 	if res.Summary.ThroughID != 3 || res.Summary.Turns != 2 || res.Trimmed != 0 {
@@ -281,12 +284,12 @@ func TestRunAddsToThePreviousSummary(t *testing.T) {
 	}
 
 	// Room for the newest line only: the oldest goes, and is counted.
-	opts.MaxChars = len(moved.String()) + 1
+	opts.MaxChars = len(movedLine.String()) + 1
 	res, err = compact.Run(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(res.Summary.Lines, []compact.Line{moved}) || res.Trimmed != 1 {
+	if !reflect.DeepEqual(res.Summary.Lines, []compact.Line{movedLine}) || res.Trimmed != 1 {
 		t.Errorf("capped: lines %+v, %d trimmed; want the newest line, 1 trimmed", res.Summary.Lines, res.Trimmed)
 	}
 }
@@ -298,10 +301,10 @@ func TestRunRefuses(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	f.session(t, "gym")
-	f.logTurn(t, day(9, 0), "gym", "my gym locker code is 4417", "Noted.")
+	locker := f.logTurn(t, day(9, 0), "gym", "my gym locker code is 4417", "Noted.")
 	opts := compact.Options{
-		Home: f.home, Mark: " · session gym", Since: "2026-11-22",
-		Turns: []compact.Turn{{ID: 1, User: "my gym locker code is 4417"}},
+		Home: f.home, Since: "2026-11-22",
+		Turns: []compact.Turn{{ID: 1, User: "my gym locker code is 4417", Logged: locker}},
 		Model: f.model, NumCtx: 8192,
 	}
 
@@ -315,10 +318,10 @@ func TestRunRefuses(t *testing.T) {
 	if res, err := compact.Run(ctx, unlogged); !errors.Is(err, compact.ErrNothing) || res.Logged != 0 {
 		t.Errorf("no logged turn: logged %d, err = %v, want ErrNothing", res.Logged, err)
 	}
-	otherMark := opts
-	otherMark.Mark = " · session gymnastics"
-	if _, err := compact.Run(ctx, otherMark); !errors.Is(err, compact.ErrNothing) {
-		t.Errorf("another session's mark: err = %v, want ErrNothing", err)
+	elsewhere := opts
+	elsewhere.Turns = []compact.Turn{{ID: 1, User: "my gym locker code is 4417", Logged: &compact.Span{Path: "logs/2026-11-21.md", Start: 3, End: 5}}}
+	if _, err := compact.Run(ctx, elsewhere); !errors.Is(err, compact.ErrNothing) {
+		t.Errorf("a place in no log: err = %v, want ErrNothing", err)
 	}
 	if n := len(f.srv.Requests()); n != 0 {
 		t.Errorf("%d model calls with nothing to compact", n)
@@ -384,7 +387,7 @@ func TestRunFindsTurnsWhereTheyWereLogged(t *testing.T) {
 	const d = "2026-11-22"
 	f.srv.Script(items(t, [3]string{"Gym locker 38, code 4417.", f.cite(t, d, "code is 4417"), "locker code is 4417"}))
 	res, err := compact.Run(ctx, compact.Options{
-		Home: f.home, Mark: " · session gym", Since: d, Turns: turns,
+		Home: f.home, Since: d, Turns: turns,
 		Model: f.model, NumCtx: 8192, Now: func() time.Time { return f.now },
 	})
 	if err != nil {

@@ -33,11 +33,10 @@ type Ollama struct {
 	host   string
 	name   string
 
-	mu     sync.Mutex
-	id     string
-	idAt   time.Time
-	digest string
-	dims   int // the length of the vectors the model returned
+	mu   sync.Mutex
+	id   string
+	idAt time.Time
+	dims int // the length of the vectors the model returned
 }
 
 var _ index.Embedder = (*Ollama)(nil)

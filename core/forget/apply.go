@@ -22,20 +22,22 @@ import (
 	"agent/soul/revisions"
 )
 
-// journalDir holds a forget in progress: the new content of every file it
-// rewrites, staged, and journal.json saying where each goes. Nothing in it
-// holds the phrase.
+// recoveryDir holds a forget in progress, for crash recovery: the new
+// content of every file it rewrites, staged, and journal.json saying where
+// each goes (the on-disk names stay as older versions wrote them). Nothing
+// in it holds the phrase. Not to be confused with core/journal's
+// per-device record journals, which a forget also rewrites (journals).
 const (
-	journalDir  = ".forget"
-	journalFile = journalDir + "/journal.json"
+	recoveryDir  = ".forget"
+	recoveryFile = recoveryDir + "/journal.json"
 )
 
-// journal is a forget in progress. It is committed when state.db holds a
+// recovery is a forget in progress. It is committed when state.db holds a
 // forgotten row with its id (written in the transaction that changes
 // state.db); until then the next open rolls it back (deletes the staged
 // files), after it rolls it forward (renames them into place, purges the
 // index).
-type journal struct {
+type recovery struct {
 	ID    string       `json:"id"`
 	Files []stagedFile `json:"files"`
 	Units []string     `json:"units,omitempty"` // hex hashes of the index units whose vectors go
@@ -63,7 +65,7 @@ type Result struct {
 // Apply carries out the plan: every workspace file rewritten, every
 // state.db value changed, the index rebuilt without the phrase. A file
 // changed since Find is an error and nothing is done. A process killed
-// midway leaves a journal the next Recover completes or undoes.
+// midway leaves a recovery file the next Recover completes or undoes.
 func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now time.Time) (Result, error) {
 	unlock, err := memory.Lock(home)
 	if err != nil {
@@ -73,14 +75,14 @@ func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now
 	if err := recoverLocked(ctx, home, db, ix); err != nil {
 		return Result{}, err
 	}
-	j := journal{ID: newID(), Index: p.indexHas, Journals: len(p.journals) > 0}
+	j := recovery{ID: newID(), Index: p.indexHas, Journals: len(p.journals) > 0}
 	if p.remote != "" {
 		j.ID = p.remote
 	}
 	for _, u := range p.units {
 		j.Units = append(j.Units, hex.EncodeToString(u))
 	}
-	if err := os.MkdirAll(filepath.Join(home, journalDir), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Join(home, recoveryDir), 0o700); err != nil {
 		return Result{}, fmt.Errorf("forget: %w", err)
 	}
 	for i, e := range p.files {
@@ -99,7 +101,7 @@ func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now
 			return Result{}, err
 		}
 	}
-	if err := writeJournal(home, j); err != nil {
+	if err := writeRecovery(home, j); err != nil {
 		rollBack(home, j)
 		return Result{}, err
 	}
@@ -248,9 +250,9 @@ WHERE w.id = messages.id`
 
 // Recover finishes or undoes a forget a killed process left: rolled
 // forward when state.db says it committed, rolled back otherwise. Without
-// a journal it costs one stat; with one it takes the memory lock, which a
+// a recovery file it costs one stat; with one it takes the memory lock, which a
 // forget in progress holds from its first staged file to its end, so a
-// journal is never judged while its forget is still running.
+// recovery file is never judged while its forget is still running.
 func Recover(ctx context.Context, home string, db *sql.DB, ix Index) error {
 	if !Interrupted(home) {
 		return nil
@@ -263,32 +265,32 @@ func Recover(ctx context.Context, home string, db *sql.DB, ix Index) error {
 	return recoverLocked(ctx, home, db, ix)
 }
 
-// Interrupted says whether a forget in progress left its journal (one
+// Interrupted says whether a forget in progress left its recovery file (one
 // stat): Recover has work to do, and what the index and the files hold may
 // not be what the forget leaves.
 func Interrupted(home string) bool {
-	_, err := os.Stat(filepath.Join(home, journalDir))
+	_, err := os.Stat(filepath.Join(home, recoveryDir))
 	return !errors.Is(err, os.ErrNotExist)
 }
 
 // recoverLocked is Recover for a caller holding the memory lock.
 func recoverLocked(ctx context.Context, home string, db *sql.DB, ix Index) error {
-	b, err := os.ReadFile(filepath.Join(home, journalFile))
+	b, err := os.ReadFile(filepath.Join(home, recoveryFile))
 	if errors.Is(err, os.ErrNotExist) {
-		// A journal never written: staged files alone are left-overs.
-		if _, err := os.Stat(filepath.Join(home, journalDir)); err == nil {
-			return os.RemoveAll(filepath.Join(home, journalDir))
+		// A recovery file never written: staged files alone are left-overs.
+		if _, err := os.Stat(filepath.Join(home, recoveryDir)); err == nil {
+			return os.RemoveAll(filepath.Join(home, recoveryDir))
 		}
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("forget: read %s: %w", journalFile, err)
+		return fmt.Errorf("forget: read %s: %w", recoveryFile, err)
 	}
-	var j journal
+	var j recovery
 	if err := json.Unmarshal(b, &j); err != nil {
-		// A journal is put in place whole (rename): one that does not
+		// A recovery file is put in place whole (rename): one that does not
 		// parse was not ours to finish.
-		return fmt.Errorf("forget: %s is damaged (%v); look at it, then remove %s", journalFile, err, journalDir)
+		return fmt.Errorf("forget: %s is damaged (%v); look at it, then remove %s", recoveryFile, err, recoveryDir)
 	}
 	var n int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM forgotten WHERE id = ?1 AND pending = 0`, j.ID).Scan(&n); err != nil {
@@ -304,8 +306,8 @@ func recoverLocked(ctx context.Context, home string, db *sql.DB, ix Index) error
 }
 
 // rollBack removes what a forget that did not commit staged.
-func rollBack(home string, j journal) error {
-	if err := os.RemoveAll(filepath.Join(home, journalDir)); err != nil {
+func rollBack(home string, j recovery) error {
+	if err := os.RemoveAll(filepath.Join(home, recoveryDir)); err != nil {
 		return fmt.Errorf("forget: roll back: %w", err)
 	}
 	return syncDir(home)
@@ -313,9 +315,9 @@ func rollBack(home string, j journal) error {
 
 // rollForward puts every staged file in place, rebuilds the index and
 // checkpoints state.db, then removes the journal. Each step can run again.
-func rollForward(ctx context.Context, home string, db *sql.DB, ix Index, j journal) error {
+func rollForward(ctx context.Context, home string, db *sql.DB, ix Index, j recovery) error {
 	for _, f := range j.Files {
-		staged := filepath.Join(home, journalDir, f.Staged)
+		staged := filepath.Join(home, recoveryDir, f.Staged)
 		if _, err := os.Stat(staged); errors.Is(err, os.ErrNotExist) {
 			continue // renamed before a kill
 		}
@@ -363,7 +365,7 @@ func rollForward(ctx context.Context, home string, db *sql.DB, ix Index, j journ
 	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		return fmt.Errorf("checkpoint state.db: %w", err)
 	}
-	if err := os.RemoveAll(filepath.Join(home, journalDir)); err != nil {
+	if err := os.RemoveAll(filepath.Join(home, recoveryDir)); err != nil {
 		return err
 	}
 	return syncDir(home)
@@ -376,7 +378,7 @@ func stage(home, rel, name string, data []byte) error {
 	if st, err := os.Stat(filepath.Join(home, filepath.FromSlash(rel))); err == nil {
 		mode = st.Mode().Perm()
 	}
-	path := filepath.Join(home, journalDir, name)
+	path := filepath.Join(home, recoveryDir, name)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
 	if err != nil {
 		return fmt.Errorf("forget: stage %s: %w", rel, err)
@@ -398,15 +400,15 @@ func stage(home, rel, name string, data []byte) error {
 
 // writeJournal puts the journal in place whole (temp file, sync, rename),
 // then syncs its folder so the rename itself is on disk.
-func writeJournal(home string, j journal) error {
+func writeRecovery(home string, j recovery) error {
 	b, err := json.Marshal(j)
 	if err != nil {
 		return err
 	}
-	if err := renameio.WriteFile(filepath.Join(home, journalFile), b, 0o600); err != nil {
+	if err := renameio.WriteFile(filepath.Join(home, recoveryFile), b, 0o600); err != nil {
 		return fmt.Errorf("forget: journal: %w", err)
 	}
-	return syncDir(filepath.Join(home, journalDir))
+	return syncDir(filepath.Join(home, recoveryDir))
 }
 
 func syncDir(dir string) error {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -120,15 +122,7 @@ func TestSessionsDelete(t *testing.T) {
 	home, db := workspace(t)
 	ctx := context.Background()
 	st := core.NewSessions(db, time.Now)
-	for _, name := range []string{"gone", "kept"} {
-		s, err := st.Create(ctx, name, "m")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.Append(ctx, &s, core.StoredMessage{Role: "user", Content: "hello from " + name}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	logTurns(t, st, map[string]core.LogSpan{"gone": {Path: "logs/2026-11-20.md", Start: 7, End: 11}, "kept": {Path: "logs/2026-11-20.md", Start: 13, End: 15}})
 	log := "# 2026-11-20\n\n### 09:00\n\nA note.\n\n### 10:00 · session gone\n\n**User:** hello from gone\n\n**Atlas:** hi\n\n### 11:00 · session kept\n\n**User:** hello from kept\n"
 	write(t, home, "logs/2026-11-20.md", log)
 	write(t, home, "digests/2026-W47.md", "# Week\n\n- a note (logs/2026-11-20.md:5)\n- gone said hello (logs/2026-11-20.md:9)\n- kept said hello (logs/2026-11-20.md:15)\n")
@@ -495,20 +489,7 @@ func TestSessionsDeleteMovesLoggedTurns(t *testing.T) {
 	ctx := context.Background()
 	st := core.NewSessions(db, time.Now)
 	const rel = "logs/2026-11-20.md"
-	places := map[string]core.LogSpan{"gone": {Path: rel, Start: 7, End: 11}, "kept": {Path: rel, Start: 13, End: 15}}
-	for _, name := range []string{"gone", "kept"} {
-		s, err := st.Create(ctx, name, "m")
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, err := st.Append(ctx, &s, core.StoredMessage{Role: "user", Content: "hello from " + name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.AppendReply(ctx, &s, core.StoredMessage{Role: "assistant", Content: "hi"}, id, places[name]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	logTurns(t, st, map[string]core.LogSpan{"gone": {Path: rel, Start: 7, End: 11}, "kept": {Path: rel, Start: 13, End: 15}})
 	write(t, home, rel, "# 2026-11-20\n\n### 09:00\n\nA note.\n\n### 10:00 · session gone\n\n**User:** hello from gone\n\n**Atlas:** hi\n\n### 11:00 · session kept\n\n**User:** hello from kept\n")
 	p, err := forget.Sessions(ctx, home, db, nil, []string{"gone"}, time.Time{})
 	if err != nil {
@@ -531,5 +512,47 @@ func TestSessionsDeleteMovesLoggedTurns(t *testing.T) {
 	lines := strings.Split(read(t, home, rel), "\n")
 	if lines[6] != "### 11:00 · session kept" || lines[8] != "**User:** hello from kept" {
 		t.Errorf("the log's lines 7-9: %q", lines[6:9])
+	}
+}
+
+// logTurns stores a session per name, each with one exchange logged where
+// places say, as chat stores them.
+func logTurns(t *testing.T, st *core.Sessions, places map[string]core.LogSpan) {
+	t.Helper()
+	ctx := context.Background()
+	for _, name := range slices.Sorted(maps.Keys(places)) {
+		s, err := st.Create(ctx, name, "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := st.Append(ctx, &s, core.StoredMessage{Role: "user", Content: "hello from " + name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.AppendReply(ctx, &s, core.StoredMessage{Role: "assistant", Content: "hi"}, id, places[name]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A session's logged turns are found where its messages say they were
+// logged, not by the name in the headings: another device's session of
+// the same name, whose turns a sync brought into the same log, keeps them.
+func TestSessionsDeleteLeavesAnotherDevicesTurns(t *testing.T) {
+	home, db := workspace(t)
+	ctx := context.Background()
+	const rel = "logs/2026-11-20.md"
+	logTurns(t, core.NewSessions(db, time.Now), map[string]core.LogSpan{"gone": {Path: rel, Start: 3, End: 7}})
+	other := "### 11:00 · session gone\n\n**User:** hello from the laptop\n\n**Atlas:** hi\n"
+	write(t, home, rel, "# 2026-11-20\n\n### 10:00 · session gone\n\n**User:** hello from gone\n\n**Atlas:** hi\n\n"+other)
+	p, err := forget.Sessions(ctx, home, db, nil, []string{"gone"}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(ctx, home, db, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := read(t, home, rel), "# 2026-11-20\n\n"+other; got != want {
+		t.Errorf("log:\n got %q\nwant %q", got, want)
 	}
 }

@@ -174,7 +174,7 @@ func (p *Plan) findFiles(home string) error {
 		rel, _ := filepath.Rel(home, path)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == journalDir {
+			if rel == recoveryDir {
 				return filepath.SkipDir
 			}
 			return nil

@@ -1,8 +1,8 @@
 package forget
 
 import (
+	"agent/memory/errkind"
 	"embed"
-	"errors"
 )
 
 // Migrations is the package's schema for state.db (the forgotten table).
@@ -12,7 +12,7 @@ var Migrations embed.FS
 
 // ErrInvalid marks a request that cannot be done as asked (an empty or
 // multi-line phrase): a usage error.
-var ErrInvalid = errors.New("invalid")
+var ErrInvalid = errkind.Invalid()
 
 // ErrNotFound marks a session that does not exist.
-var ErrNotFound = errors.New("not found")
+var ErrNotFound = errkind.NotFound()

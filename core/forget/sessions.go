@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,9 +19,9 @@ import (
 // Sessions plans deleting whole sessions — by name, and/or every session
 // last active before before (zero: none) — with their messages, stored
 // contexts and requests, compaction summaries, and the turns they logged
-// in logs/ (each "### HH:MM · session NAME" entry, up to the next
-// heading). Digest lines citing a removed turn are marked, the citations
-// after it renumbered. Nothing is written.
+// in logs/ (each entry where its message says it was logged, heading to
+// last line, with the blank lines after it). Digest lines citing a removed
+// turn are marked, the citations after it renumbered. Nothing is written.
 //
 // ix, when not nil, gives the vectors of the removed turns' paragraphs, to
 // be deleted with them.
@@ -69,7 +70,7 @@ func Sessions(ctx context.Context, home string, db *sql.DB, ix Index, names []st
 	if len(ids) == 0 {
 		return p, nil
 	}
-	if err := p.findTurns(home, ids); err != nil {
+	if err := p.findTurns(ctx, home, db, ids); err != nil {
 		return nil, err
 	}
 	p.markDigests(home)
@@ -92,41 +93,71 @@ func Sessions(ctx context.Context, home string, db *sql.DB, ix Index, names []st
 	return p, nil
 }
 
-// findTurns plans removing the sessions' logged turns from the daily logs.
-func (p *Plan) findTurns(home string, ids map[string]int64) error {
-	ents, err := os.ReadDir(filepath.Join(home, "logs"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
+// findTurns plans removing the sessions' logged turns from the daily logs,
+// found where their messages say they were logged (messages.log_path,
+// log_start, log_end), never by the session's name in a heading: another
+// device's session of the same name logged its turns in the same logs.
+// A place whose lines no longer hold the turn (the log edited since) is
+// passed over, as compaction passes it over.
+func (p *Plan) findTurns(ctx context.Context, home string, db *sql.DB, ids map[string]int64) error {
+	type entry struct {
+		session    string
+		probe      string
+		start, end int // 1-based, the heading and the last line
 	}
-	if err != nil {
-		return err
+	byPath := map[string][]entry{}
+	for name, id := range ids {
+		rows, err := db.QueryContext(ctx, `SELECT content, log_path, log_start, log_end FROM messages
+			WHERE session_id = ?1 AND role = 'user' AND log_path != '' AND log_start > 0 ORDER BY id`, id)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var content, path string
+			var e entry
+			if err := rows.Scan(&content, &path, &e.start, &e.end); err != nil {
+				rows.Close()
+				return err
+			}
+			e.session, e.probe = name, memory.TurnProbe(content)
+			byPath[path] = append(byPath[path], e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
 	}
-	for _, en := range ents {
-		if en.IsDir() || !strings.HasSuffix(en.Name(), ".md") {
+	for _, rel := range slices.Sorted(maps.Keys(byPath)) {
+		if !strings.HasPrefix(rel, "logs/") || strings.Contains(rel[len("logs/"):], "/") || !strings.HasSuffix(rel, ".md") {
+			continue // not a daily log: a place this program never writes
+		}
+		data, err := os.ReadFile(filepath.Join(home, filepath.FromSlash(rel)))
+		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		rel := "logs/" + en.Name()
-		data, err := os.ReadFile(filepath.Join(home, rel))
 		if err != nil {
 			return fmt.Errorf("read %s: %w", rel, err)
 		}
 		lines := splitKeep(string(data))
 		keep := make([]bool, len(lines))
-		removing := false
+		for i := range keep {
+			keep[i] = true
+		}
+		entries := byPath[rel]
+		slices.SortFunc(entries, func(a, b entry) int { return a.start - b.start })
 		removed := 0
-		for i, l := range lines {
-			t := strings.TrimRight(l, "\r\n")
-			if strings.HasPrefix(t, "#") {
-				removing = false
-				if name, ok := turnSession(t); ok {
-					if _, del := ids[name]; del {
-						removing = true
-						p.Places = append(p.Places, Place{Kind: "file", Path: rel, Line: i + 1, Session: name, Count: 1, Note: "logged turn"})
-					}
-				}
+		for _, e := range entries {
+			if e.start < 1 || e.end < e.start || e.end > len(lines) || !keep[e.start-1] ||
+				!strings.HasPrefix(lines[e.start-1], "### ") || !strings.Contains(strings.Join(lines[e.start:e.end], ""), e.probe) {
+				continue
 			}
-			keep[i] = !removing
-			if removing {
+			p.Places = append(p.Places, Place{Kind: "file", Path: rel, Line: e.start, Session: e.session, Count: 1, Note: "logged turn"})
+			end := e.end
+			for end < len(lines) && strings.TrimSpace(lines[end]) == "" {
+				end++ // the blank lines after it go with it
+			}
+			for k := e.start - 1; k < end; k++ {
+				keep[k] = false
 				removed++
 			}
 		}
@@ -153,21 +184,12 @@ func (p *Plan) findTurns(home string, ids map[string]int64) error {
 				}
 				return newNum[k]
 			}}
-		if strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(out.String()), "# "+strings.TrimSuffix(en.Name(), ".md"))) == "" {
+		day := strings.TrimSuffix(path.Base(rel), ".md")
+		if strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(out.String()), "# "+day)) == "" {
 			p.Places[len(p.Places)-1].Note = "logged turn; nothing else left in the log"
 		}
 		p.files = append(p.files, e)
 		p.removed = append(p.removed, gone.String())
 	}
 	return nil
-}
-
-// turnSession reads the session name of a logged turn's heading.
-func turnSession(heading string) (string, bool) {
-	rest, ok := strings.CutPrefix(heading, "### ")
-	if !ok {
-		return "", false
-	}
-	_, name, ok := strings.Cut(rest, memory.TurnHeadingMark)
-	return strings.TrimSpace(name), ok
 }

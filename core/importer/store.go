@@ -23,8 +23,8 @@ import (
 
 // Sentinel errors the CLI maps to exit codes.
 var (
-	ErrNotFound = errors.New("not found")
-	ErrInvalid  = errors.New("invalid")
+	ErrNotFound = errkind.NotFound()
+	ErrInvalid  = errkind.Invalid()
 )
 
 // Options tunes Import.

@@ -1,8 +1,6 @@
 package jobs
 
 import (
-	"errors"
-
 	"agent/memory/errkind"
 )
 
@@ -10,9 +8,9 @@ import (
 var (
 	// ErrInvalid marks bad input: a bad name or schedule, a command that is
 	// not one of the agent's own (exit 2).
-	ErrInvalid = errors.New("invalid")
+	ErrInvalid = errkind.Invalid()
 	// ErrNotFound marks an unknown job (exit 3).
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = errkind.NotFound()
 )
 
 func invalidf(format string, args ...any) error {

@@ -79,7 +79,7 @@ func connect(ctx context.Context, s Server, home string, env []string) (*conn, e
 	if err != nil {
 		c.kill()
 		if ctx.Err() != nil {
-			err = fmt.Errorf("no answer within the start timeout: %w", ctx.Err())
+			err = fmt.Errorf("%w: %w", errStartTimeout, ctx.Err())
 		}
 		return nil, c.describe(err)
 	}
@@ -94,7 +94,7 @@ func connect(ctx context.Context, s Server, home string, env []string) (*conn, e
 // describe adds the tail of the server's stderr to an error.
 func (c *conn) describe(err error) error {
 	if t := c.tail.lastLines(5); t != "" {
-		return fmt.Errorf("%w; its stderr ends: %s", err, t)
+		return &stderrError{err, t}
 	}
 	return err
 }
@@ -308,8 +308,6 @@ func (t *tailBuffer) lastLines(n int) string {
 	}
 	return strings.Join(lines, " | ")
 }
-
-type sdkTool = sdk.Tool
 
 // errNotRunning is a call to a server that is down.
 var errNotRunning = errors.New("not running")

@@ -87,3 +87,15 @@ func TestConvertSchema(t *testing.T) {
 		t.Fatalf("dropped %q, want %q", dropped, want)
 	}
 }
+
+// A schema that is not an object is dropped whole, and said: the tool is
+// shown without parameters and `agent mcp list` names what was left out.
+func TestConvertSchemaNotAnObjectIsSaid(t *testing.T) {
+	params, dropped := convertSchema("a string")
+	if params != nil || !slices.Equal(dropped, []string{"schema (not an object)"}) {
+		t.Fatalf("params %+v, dropped %q", params, dropped)
+	}
+	if params, dropped := convertSchema(nil); params != nil || dropped != nil {
+		t.Fatalf("no schema: params %+v, dropped %q", params, dropped)
+	}
+}

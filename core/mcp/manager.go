@@ -71,6 +71,7 @@ type server struct {
 	listed   bool
 	state    string
 	lastErr  string
+	said     string    // lastErr in the user's terms (said.go)
 	tried    time.Time // last start attempt in this process
 	failedAt time.Time // when the recorded failure happened
 	conn     *conn
@@ -123,6 +124,7 @@ func Open(ctx context.Context, opts Options) (*Manager, error) {
 		}
 		if s.badCfg != nil {
 			s.state, s.lastErr = StateFailed, s.badCfg.Error()
+			s.said = s.lastErr // a configuration error is said in the user's terms already
 			m.servers[name] = s
 			continue
 		}
@@ -134,7 +136,10 @@ func Open(ctx context.Context, opts Options) (*Manager, error) {
 			return nil, err
 		}
 		if ok && rec.configKey == s.key {
-			s.tools, s.listed, s.state, s.lastErr = rec.tools, rec.listed, rec.state, rec.lastError
+			s.tools, s.listed, s.state, s.lastErr, s.said = rec.tools, rec.listed, rec.state, rec.lastError, rec.said
+			if s.said == "" { // recorded before it was said: shown whole
+				s.said = s.lastErr
+			}
 			if t, err := time.Parse(time.RFC3339, rec.updatedAt); err == nil {
 				s.failedAt = t
 			}
@@ -275,19 +280,20 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 	store := context.WithoutCancel(ctx)
 	if err != nil {
 		msg := s.mask("failed to start: " + err.Error())
+		told := s.mask(said(err, resolved.Target(), msg))
 		m.mu.Lock()
-		s.state, s.lastErr, s.failedAt = StateFailed, msg, m.opts.Now()
+		s.state, s.lastErr, s.said, s.failedAt = StateFailed, msg, told, m.opts.Now()
 		m.mu.Unlock()
-		if serr := m.opts.Store.putFailed(store, resolved.Name, s.key, StateFailed, msg); serr != nil {
+		if serr := m.opts.Store.putFailed(store, resolved.Name, s.key, StateFailed, msg, told); serr != nil {
 			m.notify(serr.Error())
 		}
-		m.notify(fmt.Sprintf("integration %s unavailable: %s (log: %s)", resolved.Name, Said(msg, resolved.Target()), LogPath(m.opts.Home, resolved.Name)))
+		m.notify(fmt.Sprintf("integration %s unavailable: %s (log: %s)", resolved.Name, told, LogPath(m.opts.Home, resolved.Name)))
 		return nil, &maskedError{msg, err}
 	}
 	m.mu.Lock()
 	closing := m.closing
 	if !closing {
-		s.conn, s.tools, s.listed, s.state, s.lastErr = c, listed, true, StateOK, ""
+		s.conn, s.tools, s.listed, s.state, s.lastErr, s.said = c, listed, true, StateOK, "", ""
 	}
 	m.mu.Unlock()
 	if closing {
@@ -332,11 +338,13 @@ func (m *Manager) watch(s *server, c *conn) {
 	}
 	c.closed.Do(func() {}) // the session is over; close only kills leftovers
 	s.conn = nil
-	msg := s.mask(c.describe(errors.New("stopped")).Error())
-	s.state, s.lastErr, s.failedAt = StateDied, msg, m.opts.Now()
+	died := c.describe(errors.New("stopped"))
+	msg := s.mask(died.Error())
+	told := s.mask(said(died, s.cfg.Target(), msg))
+	s.state, s.lastErr, s.said, s.failedAt = StateDied, msg, told, m.opts.Now()
 	m.mu.Unlock()
 	c.kill()
-	if err := m.opts.Store.putFailed(context.Background(), s.cfg.Name, s.key, StateDied, msg); err != nil {
+	if err := m.opts.Store.putFailed(context.Background(), s.cfg.Name, s.key, StateDied, msg, told); err != nil {
 		m.notify(err.Error())
 	}
 	m.notify(fmt.Sprintf("integration %s %s; its tools are unavailable until it is back (log: %s)", s.cfg.Name, msg, LogPath(m.opts.Home, s.cfg.Name)))
@@ -460,7 +468,7 @@ type Status struct {
 	State     string `json:"state"`  // ok, failed, died, unknown, or "not approved"
 	Approved  bool   `json:"approved"`
 	Tools     int    `json:"tools"`
-	LastError string `json:"last_error"` // in the user's terms (Said)
+	LastError string `json:"last_error"` // in the user's terms (said.go)
 	// Detail is the last failure's whole error chain, for --verbose and
 	// bug reports; "" when there was none.
 	Detail string `json:"detail"`
@@ -479,7 +487,7 @@ func (m *Manager) Statuses() []Status {
 	for _, name := range m.names() {
 		s := m.servers[name]
 		st := Status{Name: name, Type: s.cfg.Kind(), Target: s.cfg.Target(), State: s.state, Approved: s.approved,
-			LastError: Said(s.lastErr, s.cfg.Target()), Detail: s.lastErr, Tools: len(s.tools)}
+			LastError: s.said, Detail: s.lastErr, Tools: len(s.tools)}
 		if !s.approved && s.badCfg == nil {
 			st.State = StateNotApproved
 		}

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,11 +49,13 @@ func TestFailuresSaidInTheUsersTerms(t *testing.T) {
 
 func TestSaidKeepsWhatItDoesNotKnow(t *testing.T) {
 	raw := "failed to start: something new went wrong"
-	if got := Said(raw, "x"); got != raw {
-		t.Errorf("Said(%q) = %q, want it unchanged", raw, got)
+	if got := said(errors.New("something new went wrong"), "x", raw); got != raw {
+		t.Errorf("said = %q, want %q unchanged", got, raw)
 	}
-	if got := Said("", "x"); got != "" {
-		t.Errorf("Said of no failure = %q", got)
+	// Words of a known failure in an unknown error's text are not read as it.
+	lookalike := errors.New(`fork/exec /x: no such file or directory; Get "http://h": connection refused`)
+	if got := said(lookalike, "x", lookalike.Error()); got != lookalike.Error() {
+		t.Errorf("said from the text: %q", got)
 	}
 }
 
@@ -76,8 +80,8 @@ func TestSaidWhyAProgramCannotStart(t *testing.T) {
 			t.Fatalf("%s started", c.name)
 		}
 		raw := "failed to start: " + err.Error()
-		if got, want := Said(raw, path), "cannot start "+path+": "+c.want; got != want {
-			t.Errorf("Said(%q) = %q, want %q", raw, got, want)
+		if got, want := said(fmt.Errorf("failed to start: %w", err), path, raw), "cannot start "+path+": "+c.want; got != want {
+			t.Errorf("said(%q) = %q, want %q", raw, got, want)
 		}
 	}
 }

@@ -48,7 +48,7 @@ func convertSchema(schema any) (params []Param, dropped []string) {
 		if schema != nil {
 			dropped = append(dropped, "schema (not an object)")
 		}
-		return nil, nil
+		return nil, dropped
 	}
 	for k := range m {
 		if !keptTop[k] {

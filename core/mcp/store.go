@@ -25,20 +25,20 @@ const (
 )
 
 const (
-	sqlGetServer = `SELECT config_key, tools, listed, state, last_error, updated_at FROM mcp_servers WHERE name = ?`
+	sqlGetServer = `SELECT config_key, tools, listed, state, last_error, said, updated_at FROM mcp_servers WHERE name = ?`
 	sqlPutListed = `INSERT INTO mcp_servers (name, config_key, tools, listed, state, last_error, updated_at)
 		VALUES (?, ?, ?, 1, 'ok', '', ?)
 		ON CONFLICT (name) DO UPDATE SET config_key = excluded.config_key, tools = excluded.tools,
-			listed = 1, state = 'ok', last_error = '', updated_at = excluded.updated_at`
+			listed = 1, state = 'ok', last_error = '', said = '', updated_at = excluded.updated_at`
 	// A failure keeps the tools listed under the same configuration: they are
 	// still what the server offers once it is back.
-	sqlPutFailed = `INSERT INTO mcp_servers (name, config_key, state, last_error, updated_at)
-		VALUES (?, ?, ?, ?, ?)
+	sqlPutFailed = `INSERT INTO mcp_servers (name, config_key, state, last_error, said, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (name) DO UPDATE SET
 			tools = CASE WHEN mcp_servers.config_key = excluded.config_key THEN mcp_servers.tools ELSE '[]' END,
 			listed = CASE WHEN mcp_servers.config_key = excluded.config_key THEN mcp_servers.listed ELSE 0 END,
 			config_key = excluded.config_key, state = excluded.state,
-			last_error = excluded.last_error, updated_at = excluded.updated_at`
+			last_error = excluded.last_error, said = excluded.said, updated_at = excluded.updated_at`
 	sqlDeleteServer   = `DELETE FROM mcp_servers WHERE name = ?`
 	sqlDeletePolicy   = `DELETE FROM mcp_policy WHERE server = ?`
 	sqlDeleteApproval = `DELETE FROM mcp_approvals WHERE server = ?`
@@ -75,13 +75,14 @@ type record struct {
 	listed    bool
 	state     string
 	lastError string
+	said      string // lastError in the user's terms ('' before migration 0003)
 	updatedAt string
 }
 
 func (st *Store) get(ctx context.Context, name string) (record, bool, error) {
 	var r record
 	var tools string
-	err := st.db.QueryRowContext(ctx, sqlGetServer, name).Scan(&r.configKey, &tools, &r.listed, &r.state, &r.lastError, &r.updatedAt)
+	err := st.db.QueryRowContext(ctx, sqlGetServer, name).Scan(&r.configKey, &tools, &r.listed, &r.state, &r.lastError, &r.said, &r.updatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return record{}, false, nil
 	}
@@ -105,8 +106,8 @@ func (st *Store) putListed(ctx context.Context, name, key string, tools []cached
 	return nil
 }
 
-func (st *Store) putFailed(ctx context.Context, name, key, state, msg string) error {
-	if _, err := st.db.ExecContext(ctx, sqlPutFailed, name, key, state, msg, st.now().UTC().Format(time.RFC3339)); err != nil {
+func (st *Store) putFailed(ctx context.Context, name, key, state, msg, said string) error {
+	if _, err := st.db.ExecContext(ctx, sqlPutFailed, name, key, state, msg, said, st.now().UTC().Format(time.RFC3339)); err != nil {
 		return fmt.Errorf("save integration %s: %w", name, err)
 	}
 	return nil

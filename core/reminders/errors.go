@@ -1,8 +1,6 @@
 package reminders
 
 import (
-	"errors"
-
 	"agent/memory/errkind"
 )
 
@@ -10,9 +8,9 @@ import (
 var (
 	// ErrInvalid marks bad input: an unreadable, ambiguous or past time, an
 	// empty text (exit 2).
-	ErrInvalid = errors.New("invalid")
+	ErrInvalid = errkind.Invalid()
 	// ErrNotFound marks an unknown or no longer pending reminder (exit 3).
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = errkind.NotFound()
 )
 
 func invalidf(format string, args ...any) error {

@@ -11,10 +11,10 @@ import (
 var (
 	// ErrInvalid marks bad input: a name, description or body that breaks
 	// the format's rules, or a path a skill may not read (exit 2).
-	ErrInvalid = errors.New("invalid")
+	ErrInvalid = errkind.Invalid()
 	// ErrNotFound marks a skill, revision or resource that does not exist
 	// (exit 3).
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = errkind.NotFound()
 	// ErrExists marks a skill that is already there (agent skills new).
 	ErrExists = errors.New("already exists")
 )

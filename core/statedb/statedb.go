@@ -32,7 +32,16 @@ var ErrUnusable = errors.New("unusable state.db")
 type Set struct {
 	Component string
 	Files     fs.FS
+	// Steps are migrations written in Go, for what SQL alone cannot do
+	// (read the workspace's files): named NNNN_*.go, each runs once, in
+	// the order of its name among the set's files, in a transaction that
+	// records it as a file's is.
+	Steps map[string]Step
 }
+
+// Step is a migration in Go: tx is its transaction, home the directory
+// state.db is in.
+type Step func(ctx context.Context, tx *sql.Tx, home string) error
 
 // dsn is the one place connection settings are chosen: a busy timeout so
 // concurrent agent processes wait for each other instead of failing with
@@ -168,6 +177,9 @@ func migrationNames(set Set) ([]string, error) {
 			names = append(names, set.Component+"/"+e.Name())
 		}
 	}
+	for name := range set.Steps {
+		names = append(names, set.Component+"/"+name)
+	}
 	sort.Strings(names)
 	return names, nil
 }
@@ -210,11 +222,18 @@ func migrate(ctx context.Context, db *sql.DB, file string, sets []Set) error {
 			if applied[name] {
 				continue
 			}
-			body, err := fs.ReadFile(set.Files, path.Join("migrations", path.Base(name)))
-			if err != nil {
-				return fmt.Errorf("migrate %s: %w", file, err)
+			step := set.Steps[path.Base(name)]
+			if step == nil {
+				body, err := fs.ReadFile(set.Files, path.Join("migrations", path.Base(name)))
+				if err != nil {
+					return fmt.Errorf("migrate %s: %w", file, err)
+				}
+				step = func(ctx context.Context, tx *sql.Tx, _ string) error {
+					_, err := tx.ExecContext(ctx, string(body))
+					return err
+				}
 			}
-			if err := applyMigration(ctx, db, name, string(body)); err != nil {
+			if err := applyMigration(ctx, db, name, filepath.Dir(file), step); err != nil {
 				return fmt.Errorf("migrate %s: %s: %w", file, name, err)
 			}
 		}
@@ -222,7 +241,7 @@ func migrate(ctx context.Context, db *sql.DB, file string, sets []Set) error {
 	return nil
 }
 
-func applyMigration(ctx context.Context, db *sql.DB, name, body string) error {
+func applyMigration(ctx context.Context, db *sql.DB, name, home string, step Step) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -236,7 +255,7 @@ func applyMigration(ctx context.Context, db *sql.DB, name, body string) error {
 	if n > 0 {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, body); err != nil {
+	if err := step(ctx, tx, home); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",

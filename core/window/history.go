@@ -147,6 +147,21 @@ type window struct {
 	opening bool
 }
 
+// historyFit is what fitHistory fits: the session's stored tail and
+// where it stands, the room it has, and how a replayed exchange is joined.
+type historyFit struct {
+	est        estimator
+	stored     []StoredMessage // the session's tail (Tail)
+	foldBefore int64           // the session's fold point
+	budget     int             // the history layer's tokens at most
+	openRoom   int             // kept spare for the open part when the start is chosen
+	openLimit  int             // what the new message's recall leaves the open part
+	blockChars int             // the window moves in blocks of about this many chars of words
+	session    string          // the session's name, "" for a new one
+	placement  string
+	join       func(exchange, bool) string
+}
+
 // fitHistory keeps the most recent exchanges that fit, whole.
 //
 // An exchange's stored context (its time and the passages recalled for
@@ -179,31 +194,31 @@ type window struct {
 // budget), the same is tried with blocks of half the size, and so on:
 // those boundaries include the coarser ones, so the window still moves in
 // steps.
-func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget, openRoom, openLimit, blockChars int, session, placement string, join func(exchange, bool) string) window {
-	w := window{layer: Layer{Name: LayerHistory, Source: "session " + session}, start: math.MaxInt64, open: math.MaxInt64}
-	if session == "" {
+func fitHistory(f historyFit) window {
+	w := window{layer: Layer{Name: LayerHistory, Source: "session " + f.session}, start: math.MaxInt64, open: math.MaxInt64}
+	if f.session == "" {
 		w.layer.Source = "new session"
 	}
-	ex, total := exchanges(stored, placement)
+	ex, total := exchanges(f.stored, f.placement)
 	folded := make([]int, len(ex)+1) // folded[i]: exchanges i.. to the end, folded
 	extra := make([]int, len(ex))    // what exchange i's full context adds
 	for i := len(ex) - 1; i >= 0; i-- {
 		words := utf8.RuneCountInString(ex[i].words)
-		f := strings.TrimRight(ex[i].folded, "\n")
-		user := est.runes(joinedRunes(utf8.RuneCountInString(f), words, ex[i].folded)) + messageOverhead
-		folded[i] = folded[i+1] + user + tokensOf(est, ex[i].replies)
+		fo := strings.TrimRight(ex[i].folded, "\n")
+		user := f.est.runes(joinedRunes(utf8.RuneCountInString(fo), words, ex[i].folded)) + messageOverhead
+		folded[i] = folded[i+1] + user + tokensOf(f.est, ex[i].replies)
 		if len(ex[i].context) != len(ex[i].folded) { // folded is a prefix of context
 			c := strings.TrimRight(ex[i].context, "\n")
-			extra[i] = est.runes(joinedRunes(utf8.RuneCountInString(c), words, ex[i].context)) + messageOverhead - user
+			extra[i] = f.est.runes(joinedRunes(utf8.RuneCountInString(c), words, ex[i].context)) + messageOverhead - user
 		}
 	}
 	// startOf is where the window over the first n exchanges begins (n: an
 	// empty window).
 	startOf := func(n int) int {
-		for size := int64(max(blockChars, 1)); size >= 1; size /= 2 {
+		for size := int64(max(f.blockChars, 1)); size >= 1; size /= 2 {
 			for i := range n {
 				first := i == 0 && ex[i].before == 0
-				if (first || i > 0 && ex[i].before/size > ex[i-1].before/size) && folded[i]-folded[n]+openRoom <= budget {
+				if (first || i > 0 && ex[i].before/size > ex[i-1].before/size) && folded[i]-folded[n]+f.openRoom <= f.budget {
 					return i
 				}
 			}
@@ -228,14 +243,14 @@ func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget,
 	// keeps foldBefore: a window that moves, and so has room again, must
 	// not replay a passage a later message has recalled anew).
 	open, room := start, 0
-	for open < len(ex) && ex[open].id < foldBefore {
+	for open < len(ex) && ex[open].id < f.foldBefore {
 		open++
 	}
 	for i := open; i < len(ex); i++ {
 		room += extra[i]
 	}
-	w.foldBefore = foldBefore
-	if open < len(ex) && folded[start]+room > min(budget, openLimit) {
+	w.foldBefore = f.foldBefore
+	if open < len(ex) && folded[start]+room > min(f.budget, f.openLimit) {
 		open, room = len(ex), 0
 		w.foldBefore = ex[len(ex)-1].id + 1
 	}
@@ -246,7 +261,7 @@ func fitHistory(est estimator, stored []StoredMessage, foldBefore int64, budget,
 	}
 	w.msgs = make([]Message, 0, n)
 	for i := start; i < len(ex); i++ {
-		w.msgs = ex[i].appendTo(w.msgs, i >= open, join)
+		w.msgs = ex[i].appendTo(w.msgs, i >= open, f.join)
 		w.opening = w.opening || ex[i].opening
 		if i < open && extra[i] > 0 {
 			w.layer.Folded++

@@ -370,7 +370,8 @@ func Assemble(in Input) (*Assembled, error) {
 	if withSummary {
 		openLimit -= summaryLayer.Tokens
 	}
-	w := fitHistory(est, in.History, in.FoldBefore, histBudget, openRoom, openLimit, blockChars, in.SessionName, placement, joiner(in.Joined, in.Count))
+	w := fitHistory(historyFit{est: est, stored: in.History, foldBefore: in.FoldBefore, budget: histBudget, openRoom: openRoom, openLimit: openLimit,
+		blockChars: blockChars, session: in.SessionName, placement: placement, join: joiner(in.Joined, in.Count)})
 	histLayer := w.layer
 	a.WindowStart, a.FoldBefore, a.WindowMoved = w.start, w.foldBefore, w.moved
 	recallBudget := avail - msgTokens - noteTokens - histLayer.Tokens - summaryLayer.Tokens // at least recallCap

@@ -38,3 +38,19 @@ func TestErrorOfAStandardKind(t *testing.T) {
 		t.Errorf("got %q (is ErrNotExist: %v)", err, errors.Is(err, fs.ErrNotExist))
 	}
 }
+
+// A package's own sentinel is its shared kind to errors.Is, and stays
+// apart from another package's of the same kind.
+func TestPackageSentinelsShareTheirKind(t *testing.T) {
+	a, b := errkind.Invalid(), errkind.Invalid()
+	err := fmt.Errorf("set: %w", errkind.Errorf(a, "unknown key %q", "colour"))
+	if !errors.Is(err, errkind.ErrInvalid) || !errors.Is(err, a) {
+		t.Errorf("%v is not its kind or its sentinel", err)
+	}
+	if errors.Is(err, b) || errors.Is(err, errkind.ErrNotFound) {
+		t.Errorf("%v matches another package's sentinel or another kind", err)
+	}
+	if a.Error() != "invalid" || errkind.NotFound().Error() != "not found" {
+		t.Errorf("sentinels say %q, %q", a, errkind.NotFound())
+	}
+}

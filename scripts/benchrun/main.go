@@ -308,8 +308,6 @@ func searchSQL(home, query string, k int, snippets bool) (string, error) {
 	return strings.Join(stmts, ";\n") + ";", nil
 }
 
-func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
 // prepare unpacks ws-M, derives the 96 MB workspace, initialises both and
 // writes the floor's input: the workspace's paragraphs (split by the bench's
 // own common.py, one row each) as CSV for the sqlite3 CLI's .import, which

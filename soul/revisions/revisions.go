@@ -12,6 +12,7 @@
 package revisions
 
 import (
+	"agent/memory/errkind"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -54,7 +55,7 @@ const MaxReasonRunes = 200
 
 // ErrInvalid marks a reason CheckReason refuses or an unknown author; its
 // message is whole ("the reason is …"), for the caller to put in its own.
-var ErrInvalid = errors.New("invalid")
+var ErrInvalid = errkind.Invalid()
 
 type invalidError string
 
