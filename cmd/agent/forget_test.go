@@ -141,8 +141,12 @@ func TestForgetLeavesNothing(t *testing.T) {
 // opened the workspace (it replays or rolls back the journal): the phrase
 // is then in no byte of the workspace, or still in every place it was.
 func TestForgetKill9(t *testing.T) {
-	h := newHarness(t).workspace(t, "forget")
-	kills := crashKills(t)
+	t.Parallel()
+	crashLanes(t, newHarness(t), crashKills(t), 4, crashForget)
+}
+
+// crashForget is TestForgetKill9 in h's workspace, until kills have landed.
+func crashForget(t *testing.T, h *harness, kills int) {
 	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
 	c := newCrashScenario(t, h)
 	writeNotes(t, h, c.rng, 60) // an index rebuild that takes a moment
