@@ -44,6 +44,7 @@ func (h *harness) holders(s string) []string {
 // for byte, the digest line citing it is marked, and search no longer
 // finds it.
 func TestForgetLeavesNothing(t *testing.T) {
+	t.Parallel()
 	const phrase = "Qv8MartaNews"
 	h := newHarness(t)
 	srv, err := ollamatest.Start("")
@@ -194,6 +195,7 @@ func crashForget(t *testing.T, h *harness, kills int) {
 // TestForgetAsksOnATerminal: on a terminal forget lists the places, then
 // asks; "n" (or nothing) changes nothing, "y" forgets.
 func TestForgetAsksOnATerminal(t *testing.T) {
+	t.Parallel()
 	const phrase = "Pt5OrchidCode"
 	h := newHarness(t)
 	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
@@ -224,6 +226,7 @@ func TestForgetAsksOnATerminal(t *testing.T) {
 // joined (unquoted), or from standard input with "-", which keeps the
 // phrase out of the shell's history; an empty phrase is a usage error.
 func TestForgetJoinsItsWords(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
 	h.must("", "-q", "log", "the door code is Blue Heron 42, the gate code Red Fox 7")
