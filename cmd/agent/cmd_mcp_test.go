@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gofrs/flock"
+
+	"agent/core/mcp"
 )
 
 // TestMCPImportAsksOnATerminal: on a terminal the import shows each
@@ -37,6 +43,39 @@ func TestMCPImportAsksOnATerminal(t *testing.T) {
 		approved := strings.Contains(out.String(), `"approved":true`)
 		if approved != (tc.state == "ok") {
 			t.Fatalf("answer %q: list %s", tc.answer, out.String())
+		}
+	}
+}
+
+// TestIntegrationsListingTakesNoLock: `agent mcp` (the listing) with no
+// integrations waits for nothing another process may hold. Issue 51 saw
+// make test's limit hit while a transcript was at `exec agent mcp`; the
+// command takes none of the workspace's locks there, starts no server and
+// writes no MCP log, so it cannot block on another command, and this keeps
+// it so: with every lock of the workspace held by this process, the listing
+// in each form still ends (a hang is the harness's process timeout, a
+// failure) and makes neither mcp.json nor an MCP log.
+func TestIntegrationsListingTakesNoLock(t *testing.T) {
+	h := newHarness(t)
+	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
+	for _, name := range []string{".init.lock", ".journal.lock", ".memory.lock", ".sync.lock", ".watch.lock", ".mcp.json.lock"} {
+		fl := flock.New(filepath.Join(h.home, name))
+		if err := fl.Lock(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { fl.Unlock() })
+	}
+	for _, c := range []struct {
+		code int
+		args []string
+	}{{0, []string{"mcp"}}, {0, []string{"mcp", "list"}}, {0, []string{"mcp", "list", "--cached"}}, {0, []string{"--json", "mcp", "list"}}, {exitNotFound, []string{"mcp", "tools"}}} {
+		if r := h.run("", c.args...); r.code != c.code {
+			t.Fatalf("want exit %d: %s", c.code, r)
+		}
+	}
+	for _, name := range []string{mcp.ConfigFile, mcp.LogDir} {
+		if _, err := os.Stat(filepath.Join(h.home, name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the listing made %s (%v)", name, err)
 		}
 	}
 }

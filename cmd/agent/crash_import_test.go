@@ -22,9 +22,10 @@ var onePlace = regexp.MustCompile(`-conv\d{4}\.md$`)
 // folder is left, every file under imports/ is there once (no second copy
 // under a suffixed name), the files are exactly the conversations of the
 // imports in place, and undoing them leaves no file behind.
+// The kills are shared among four workspaces side by side (crashLanes).
 func TestCrashImport(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
-	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
 	const n = 150
 	var b strings.Builder
 	b.WriteString("[")
@@ -43,6 +44,15 @@ func TestCrashImport(t *testing.T) {
 	if err := os.WriteFile(export, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	crashLanes(t, h, crashKills(t), 4, func(t *testing.T, h *harness, kills int) {
+		crashImportLane(t, h, export, n, kills)
+	})
+}
+
+// crashImportLane kills imports of the export (n conversations) into h's
+// workspace until kills of them have landed, checking after each.
+func crashImportLane(t *testing.T, h *harness, export string, n, kills int) {
+	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
 	type record struct {
 		ID            int64   `json:"id"`
 		Conversations int     `json:"conversations"`
@@ -91,7 +101,7 @@ func TestCrashImport(t *testing.T) {
 	c := newCrashScenario(t, h)
 	d := c.timed("", nil, "-q", "import", "chatgpt", export)
 	undoAll(-1)
-	c.run(crashKills(t), func(i int) result {
+	c.run(kills, func(i int) result {
 		r := h.killAfter(d, "", nil, "-q", "import", "chatgpt", export)
 		records := inPlace() // import list finishes what the kill interrupted
 		files, staging := imported()

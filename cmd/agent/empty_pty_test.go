@@ -10,6 +10,7 @@ import (
 // An empty listing says so on a terminal, with how to add to it; piped, it
 // prints nothing at all (the exit code says it to a script).
 func TestEmptyListingsSaySoOnATerminal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
 		t.Fatal(r)

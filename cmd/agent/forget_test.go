@@ -44,6 +44,7 @@ func (h *harness) holders(s string) []string {
 // for byte, the digest line citing it is marked, and search no longer
 // finds it.
 func TestForgetLeavesNothing(t *testing.T) {
+	t.Parallel()
 	const phrase = "Qv8MartaNews"
 	h := newHarness(t)
 	srv, err := ollamatest.Start("")
@@ -141,8 +142,12 @@ func TestForgetLeavesNothing(t *testing.T) {
 // opened the workspace (it replays or rolls back the journal): the phrase
 // is then in no byte of the workspace, or still in every place it was.
 func TestForgetKill9(t *testing.T) {
-	h := newHarness(t).workspace(t, "forget")
-	kills := crashKills(t)
+	t.Parallel()
+	crashLanes(t, newHarness(t), crashKills(t), 4, crashForget)
+}
+
+// crashForget is TestForgetKill9 in h's workspace, until kills have landed.
+func crashForget(t *testing.T, h *harness, kills int) {
 	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
 	c := newCrashScenario(t, h)
 	writeNotes(t, h, c.rng, 60) // an index rebuild that takes a moment
@@ -190,6 +195,7 @@ func TestForgetKill9(t *testing.T) {
 // TestForgetAsksOnATerminal: on a terminal forget lists the places, then
 // asks; "n" (or nothing) changes nothing, "y" forgets.
 func TestForgetAsksOnATerminal(t *testing.T) {
+	t.Parallel()
 	const phrase = "Pt5OrchidCode"
 	h := newHarness(t)
 	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
@@ -220,6 +226,7 @@ func TestForgetAsksOnATerminal(t *testing.T) {
 // joined (unquoted), or from standard input with "-", which keeps the
 // phrase out of the shell's history; an empty phrase is a usage error.
 func TestForgetJoinsItsWords(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
 	h.must("", "-q", "log", "the door code is Blue Heron 42, the gate code Red Fox 7")

@@ -12,6 +12,7 @@ import (
 // one line per file written (2,000 lines for a real export); piped, a
 // script still gets the list.
 func TestImportOnATerminalIsOneSummary(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {
 		t.Fatal(r)

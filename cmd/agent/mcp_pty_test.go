@@ -15,6 +15,7 @@ import (
 // shown a page at a time, never cut; the question comes after the last
 // line; refusing a page refuses the call (issue 26.1).
 func TestMCPApprovalPagedInATerminal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	server := filepath.Join(h.dir, "mcptestserver")
 	if out, err := exec.Command("go", "build", "-o", server, "../../core/mcp/mcptest/cmd/mcptestserver").CombinedOutput(); err != nil {

@@ -14,10 +14,12 @@ import (
 // cmdMCPProc watches an MCP server process from a transcript, through the
 // pid file the test server writes (MCPTEST_PIDFILE):
 //
-//	mcpproc started FILE  wait until FILE holds a pid (the server is up)
-//	mcpproc gone FILE     wait until that process no longer runs
-//
-// Both wait without a deadline of their own: the test's is the bound.
+//	mcpproc started FILE  wait until FILE holds a pid (the server is up),
+//	                      woken by its writes (awaitFile)
+//	mcpproc gone FILE     wait until that process no longer runs: it is
+//	                      agent's child, not ours, so nothing wakes us when
+//	                      it ends and this looks every 10 ms, bounded by
+//	                      the test's deadline
 func cmdMCPProc(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: mcpproc started|gone FILE")
@@ -33,8 +35,8 @@ func cmdMCPProc(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	switch args[0] {
 	case "started":
-		for pid() == 0 {
-			time.Sleep(10 * time.Millisecond)
+		if err := awaitFile(file, func() bool { return pid() != 0 }); err != nil {
+			ts.Fatalf("mcpproc started %s: %v", args[1], err)
 		}
 	case "gone":
 		p := pid()

@@ -35,6 +35,7 @@ const prompt = `\x1b\[1;32m› \x1b\[0m`
 // from the fake Ollama, what was stored from the session's transcript.
 // Every wait is for output; the deadline only bounds a failure.
 func TestREPLInATerminal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	srv := h.fakeOllama()
 	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {

@@ -20,6 +20,7 @@ import (
 //	                         from non-zero; scripts depend on 2 vs 3)
 //	fakeollama ...           a protocol-faithful fake Ollama (see
 //	                         ollamatest.ScriptCommand); start sets OLLAMA_HOST
+//	await exists|line ...    wait for a file or a line in it (cmdAwait)
 //	sqlite FILE SQL...       run each SQL statement on the SQLite database FILE,
 //	                         creating it if missing (to build a foreign, newer
 //	                         or hand-edited state.db as another program would)
@@ -29,6 +30,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		"sqlite":     cmdSQLite,
 		"fakeollama": ollamatest.ScriptCommand(),
 		"mcpproc":    cmdMCPProc, // mcp_script_cmds_test.go
+		"await":      cmdAwait,   // await_cmd_test.go
 	}
 }
 

@@ -35,6 +35,7 @@ func (h *harness) sessionMessages(name string) []storedMessage {
 // The reply is larger than a pipe's buffer, so writes after the close are
 // certain to fail with EPIPE.
 func TestClosedStdoutKeepsTheExchange(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	srv := h.fakeOllama()
 	reply := strings.Repeat("a long answer that keeps going ", 8000) // ~240 KB
@@ -72,6 +73,7 @@ func TestClosedStdoutKeepsTheExchange(t *testing.T) {
 // SIGTERM and SIGHUP during a reply are handled like Ctrl-C: the partial
 // reply is stored and marked, and the process ends (exit 1) on its own.
 func TestTermAndHangupStoreThePartialReply(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			h := newHarness(t)

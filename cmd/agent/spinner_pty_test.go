@@ -13,6 +13,7 @@ import (
 // word. Piped, nothing of it appears. The fake Ollama holds its answer
 // until the test has seen the line (no sleeps, no timing assertion).
 func TestWaitLineUntilTheFirstToken(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	srv := h.fakeOllama()
 	if r := h.run("", "init", "--agent-name", "Atlas", "--user-name", "Ada"); r.code != 0 {

@@ -19,8 +19,8 @@ import (
 	"agent/core/ollamatest"
 )
 
-// The hardening tests run the real binary, built once per test with `go
-// build`, as separate processes on one workspace: what several terminals,
+// The hardening tests run the real binary, built once per test process
+// with `go build`, as separate processes on one workspace: what several terminals,
 // a cron job and an editor do to a user's files. Their length is set by the
 // environment so `make test` stays short and `make stress` (scripts/stress.sh)
 // runs the long variants:
@@ -49,22 +49,14 @@ type harness struct {
 	env  []string
 }
 
-// newHarness builds the binary into the test's temp dir and prepares a
-// clean environment: nothing of the developer's agent or Ollama settings
-// leaks in, and OLLAMA_HOST points at nothing until a fake is started.
+// newHarness prepares a clean environment around the binary (built once
+// per test process, agentBinary): nothing of the developer's agent or
+// Ollama settings leaks in, and OLLAMA_HOST points at nothing until a fake
+// is started.
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "agent")
-	goTool, err := exec.LookPath("go") // go test runs with the go command on PATH
-	if err != nil {
-		t.Fatalf("the go command is needed to build agent: %v", err)
-	}
-	build := exec.Command(goTool, "build", "-tags", "sqlite_fts5", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	h := &harness{t: t, bin: bin, dir: dir, home: filepath.Join(dir, "ws")}
+	h := &harness{t: t, bin: agentBinary(t), dir: dir, home: filepath.Join(dir, "ws")}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "AGENT_") || strings.HasPrefix(k, "OLLAMA_") || k == "HOME" || k == "EDITOR" || k == "VISUAL" {
@@ -75,6 +67,52 @@ func newHarness(t *testing.T) *harness {
 	h.env = append(h.env, "AGENT_HOME="+h.home, "HOME="+filepath.Join(dir, "userhome"), "NO_COLOR=1",
 		"OLLAMA_HOST=127.0.0.1:1", "AGENT_MODEL=llama3.2")
 	return h
+}
+
+// built is the agent binary every harness of this test process runs: one
+// `go build` (a cgo link of several seconds, more on a busy machine) instead
+// of one per test. TestMain removes its directory when the tests end.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// harnessTags are the Makefile's TAGS: with the same tags as make build (and
+// make test's e2e step), the packages compiled here, SQLite's C above all
+// (a minute of CPU), are the build cache's for both.
+const harnessTags = "sqlite_fts5,netgo,osusergo,sqlite_omit_load_extension"
+
+// agentBinary builds the binary on first use and returns its path.
+func agentBinary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		goTool, err := exec.LookPath("go") // go test runs with the go command on PATH
+		if err != nil {
+			built.err = fmt.Errorf("the go command is needed to build agent: %w", err)
+			return
+		}
+		if built.dir, err = os.MkdirTemp("", "agent-harness-"); err != nil {
+			built.err = err
+			return
+		}
+		built.bin = filepath.Join(built.dir, "agent")
+		if out, err := exec.Command(goTool, "build", "-tags", harnessTags, "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.bin
+}
+
+// removeAgentBinary deletes the shared binary once every test has run.
+func removeAgentBinary() {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
 }
 
 // setenv adds or replaces a variable for every later process.

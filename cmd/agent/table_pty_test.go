@@ -13,6 +13,7 @@ import (
 // them: the bold header's escapes and wide letters take no extra columns.
 // Run in a real pseudo-terminal, so colour is on exactly as for a person.
 func TestTablesAlignOnATerminal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	srv := h.fakeOllama()
 	srv.Script(ollamatest.Text("Noted."), ollamatest.Text("Sure."))
