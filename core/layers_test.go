@@ -16,6 +16,7 @@ var layers = map[string]int{
 	"distill": 2, "journal": 2,
 	"compact": 3, "forget": 3, "devsync": 3,
 	"": 4, // core
+	"mcpserve": 5,
 }
 
 // upward are the imports that break the layering today: tests of lower
