@@ -1,0 +1,289 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"agent/core/mcpserve"
+)
+
+// noOllama points every later process at a listener that counts the
+// connections it gets: agent mcp serve never calls a model.
+func (h *harness) noOllama() *atomic.Int32 {
+	h.t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { ln.Close() })
+	var n atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			n.Add(1)
+			c.Close()
+		}
+	}()
+	h.setenv("OLLAMA_HOST", ln.Addr().String())
+	return &n
+}
+
+// mcpServer is a running `agent mcp serve` on stdio with the Go SDK's
+// client connected to it, as a coding agent starts it.
+type mcpServer struct {
+	cmd    *exec.Cmd
+	cs     *sdk.ClientSession
+	stderr *bytes.Buffer
+}
+
+func (h *harness) startServe(name string, args ...string) (*mcpServer, error) {
+	cmd := exec.Command(h.bin, append([]string{"mcp", "serve"}, args...)...)
+	cmd.Env, cmd.Dir = h.env, h.dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil).
+		Connect(context.Background(), &sdk.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("start agent mcp serve: %w (stderr: %s)", err, stderr.String())
+	}
+	return &mcpServer{cmd: cmd, cs: cs, stderr: &stderr}, nil
+}
+
+// call calls a tool; a tool error is an error.
+func (s *mcpServer) call(tool string, args map[string]any) (string, error) {
+	res, err := s.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	if res.IsError {
+		return "", fmt.Errorf("%s: %s", tool, b.String())
+	}
+	return b.String(), nil
+}
+
+// Eight servers at once, each writing notes and facts and searching, with
+// a loop of agent log and agent memory watch beside them: no error, no
+// lock timeout, every entry exactly once, and what one process wrote is
+// found by every running server's next search. No server calls a model.
+func TestMCPServeEightServersAndLog(t *testing.T) {
+	h := newHarness(t)
+	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
+	h.must("", "profile", "set", "user.timezone", "UTC")
+	calls := h.noOllama()
+	const servers, writes = 8, 8
+
+	watch, _, watchErr := h.command("", nil, "memory", "watch")
+	if err := watch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		watch.Process.Signal(syscall.SIGTERM)
+		watch.Wait()
+		if s := watchErr.String(); strings.Contains(s, "lock") || strings.Contains(s, "error") {
+			t.Errorf("memory watch: %s", s)
+		}
+	}()
+
+	var srvs []*mcpServer
+	for i := range servers {
+		s, err := h.startServe(fmt.Sprintf("client-%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.cs.Close()
+		srvs = append(srvs, s)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, servers*writes*2+writes)
+	for i, s := range srvs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range writes {
+				kind := "note"
+				if j%4 == 0 {
+					kind = "fact"
+				}
+				if _, err := s.call(mcpserve.ToolRemember, map[string]any{"text": fmt.Sprintf("entry s%dn%d of the stress run", i, j), "kind": kind}); err != nil {
+					errs <- fmt.Errorf("server %d write %d: %w", i, j, err)
+				}
+				if _, err := s.call(mcpserve.ToolSearch, map[string]any{"query": "stress run", "k": 3}); err != nil {
+					errs <- fmt.Errorf("server %d search %d: %w", i, j, err)
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for j := range writes {
+			if r := h.run("", "-q", "log", fmt.Sprintf("entry cli%d from agent log", j)); r.code != 0 || r.stderr != "" {
+				errs <- fmt.Errorf("agent log %d: %s", j, r)
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	all := h.logs() + h.read("MEMORY.md")
+	for i := range servers {
+		for j := range writes {
+			if n := strings.Count(all, fmt.Sprintf("entry s%dn%d of the stress run", i, j)); n != 1 {
+				t.Errorf("entry s%dn%d is there %d times", i, j, n)
+			}
+		}
+		if !strings.Contains(all, fmt.Sprintf("(via client-%d)", i)) || !strings.Contains(all, fmt.Sprintf("· via client-%d\n", i)) {
+			t.Errorf("client-%d's entries do not say who wrote them", i)
+		}
+	}
+	for j := range writes {
+		if n := strings.Count(all, fmt.Sprintf("entry cli%d from agent log", j)); n != 1 {
+			t.Errorf("agent log's entry %d is there %d times", j, n)
+		}
+	}
+	h.checkLogTitles()
+	// Each running server finds what another process wrote last.
+	last := fmt.Sprintf("cli%d", writes-1)
+	for i, s := range srvs {
+		out, err := s.call(mcpserve.ToolSearch, map[string]any{"query": last})
+		if err != nil || !strings.Contains(out, "entry "+last+" from agent log") {
+			t.Errorf("server %d does not find agent log's last note: %v\n%s", i, err, out)
+		}
+	}
+	for i, s := range srvs {
+		s.cs.Close()
+		if st := s.stderr.String(); st != "" {
+			t.Errorf("server %d said: %s", i, st)
+		}
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("the servers connected to Ollama %d times", n)
+	}
+}
+
+// A server killed (SIGKILL) while it writes leaves every note whole or
+// absent, and once at most; a write it reported done is there once.
+func TestMCPServeKilledMidWrite(t *testing.T) {
+	h := newHarness(t)
+	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
+	h.must("", "profile", "set", "user.timezone", "UTC")
+	rng := rand.New(rand.NewPCG(47, 47))
+	note := func(round, i int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "BEGIN %d.%d\n", round, i)
+		for l := range 200 {
+			fmt.Fprintf(&b, "line %d of note %d.%d, long enough to take a while to write\n", l, round, i)
+		}
+		fmt.Fprintf(&b, "END %d.%d", round, i)
+		return b.String()
+	}
+	type sent struct {
+		text string
+		done bool
+		fact bool
+	}
+	var all []sent
+	for round := range crashKills(t) / 2 {
+		s, err := h.startServe("killed")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var mine []sent
+		stop := make(chan struct{})
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				text, fact := note(round, i), i%3 == 2
+				if fact {
+					text = fmt.Sprintf("FACT %d.%d stays whole", round, i)
+				}
+				kind := map[bool]string{true: "fact", false: "note"}[fact]
+				_, err := s.call(mcpserve.ToolRemember, map[string]any{"text": text, "kind": kind})
+				mu.Lock()
+				mine = append(mine, sent{text, err == nil, fact})
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		}()
+		time.Sleep(time.Duration(50+rng.IntN(250)) * time.Millisecond)
+		s.cmd.Process.Signal(syscall.SIGKILL)
+		s.cmd.Wait()
+		s.cs.Close()
+		close(stop)
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		all = append(all, mine...)
+		mu.Unlock()
+	}
+	logs, mem := h.logs(), h.read("MEMORY.md")
+	done := 0
+	for _, s := range all {
+		in := logs
+		if s.fact {
+			in = mem
+		}
+		first, _, _ := strings.Cut(s.text, "\n")
+		begins, whole := strings.Count(in, first+"\n"), strings.Count(in, s.text)
+		if s.fact {
+			begins = strings.Count(in, first)
+		}
+		switch {
+		case begins != whole:
+			t.Errorf("%q is torn: begun %d times, whole %d", first, begins, whole)
+		case whole > 1:
+			t.Errorf("%q is there %d times", first, whole)
+		case s.done && whole != 1:
+			t.Errorf("%q was reported saved but is there %d times", first, whole)
+		}
+		if s.done {
+			done++
+		}
+	}
+	if done == 0 {
+		t.Fatal("no write finished before a kill: the test tested nothing")
+	}
+	t.Logf("%d writes sent, %d reported saved, over %d kills", len(all), done, crashKills(t)/2)
+	h.checkLogTitles()
+	// The next server and agent log go on where the killed ones stopped.
+	s, err := h.startServe("after")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.cs.Close()
+	if _, err := s.call(mcpserve.ToolRemember, map[string]any{"text": "after the kills", "kind": "note"}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := s.call(mcpserve.ToolSearch, map[string]any{"query": "after the kills"}); err != nil || !strings.Contains(out, "· via after") {
+		t.Errorf("search after the kills: %v\n%s", err, out)
+	}
+}
