@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -57,10 +58,12 @@ func (a *app) runMCPServe(ctx context.Context, cmd *cli.Command) error {
 	if addr == "" {
 		// stdout is the protocol's: nothing else may be written there.
 		err := srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.io.In), Writer: nopWriteCloser{a.io.Out}})
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || err == nil {
 			return nil
 		}
-		return err
+		// The client is gone, or sent what is not JSON-RPC: nothing
+		// it sent after that was acted on.
+		return fmt.Errorf("mcp serve: the client's messages: %w", err)
 	}
 	token, created, err := mcpserve.Token(ws.Home, os.Getenv(mcpserve.TokenEnv))
 	if err != nil {

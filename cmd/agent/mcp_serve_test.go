@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"os/exec"
 	"strings"
 	"sync"
@@ -286,4 +287,102 @@ func TestMCPServeKilledMidWrite(t *testing.T) {
 	if out, err := s.call(mcpserve.ToolSearch, map[string]any{"query": "after the kills"}); err != nil || !strings.Contains(out, "· via after") {
 		t.Errorf("search after the kills: %v\n%s", err, out)
 	}
+}
+
+// startHTTP starts agent mcp serve --http on a free loopback port and
+// returns the endpoint and what it said on stderr before serving.
+func (h *harness) startHTTP(extraEnv ...string) (*exec.Cmd, string, string) {
+	h.t.Helper()
+	cmd := exec.Command(h.bin, "mcp", "serve", "--http", "127.0.0.1:0")
+	cmd.Env, cmd.Dir = append(append([]string(nil), h.env...), extraEnv...), h.dir
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var said strings.Builder
+	buf := make([]byte, 4096)
+	for !strings.Contains(said.String(), "serving MCP at ") || !strings.HasSuffix(said.String(), "\n") {
+		n, err := stderr.Read(buf)
+		if err != nil {
+			h.t.Fatalf("agent mcp serve --http: %v; it said: %s", err, said.String())
+		}
+		said.Write(buf[:n])
+	}
+	_, url, _ := strings.Cut(said.String(), "serving MCP at ")
+	return cmd, strings.TrimSpace(url), said.String()
+}
+
+// --http: the token is made once and shown once, kept 0600; the Go SDK's
+// client with it gets in, without it does not; AGENT_MCP_TOKEN replaces it.
+func TestMCPServeHTTPToken(t *testing.T) {
+	h := newHarness(t)
+	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
+	h.must("", "-q", "log", "the blue kayak is in the garage")
+	cmd, url, said := h.startHTTP()
+	_, tok, ok := strings.Cut(said, "token for HTTP clients (shown once; kept in .mcp-serve.token): ")
+	tok, _, _ = strings.Cut(tok, "\n")
+	if !ok || len(tok) != 64 || !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/mcp") {
+		t.Fatalf("first start said:\n%s", said)
+	}
+	if kept := strings.TrimSpace(h.read(".mcp-serve.token")); kept != tok {
+		t.Errorf("kept token %q, shown %q", kept, tok)
+	}
+	connect := func(url, token string) (*sdk.ClientSession, error) {
+		hc := &http.Client{Transport: bearer{token}}
+		return sdk.NewClient(&sdk.Implementation{Name: "codex", Version: "1"}, nil).
+			Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1}, nil)
+	}
+	if _, err := connect(url, ""); err == nil {
+		t.Error("a client without the token got in")
+	}
+	cs, err := connect(url, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: mcpserve.ToolSearch, Arguments: map[string]any{"query": "kayak"}})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "the blue kayak is in the garage") {
+		t.Errorf("search over HTTP: %v %+v", err, res)
+	}
+	cs.Close()
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("SIGTERM: %v", err)
+	}
+	// Shown once: the next start names the file, not the token.
+	_, url, said = h.startHTTP()
+	if strings.Contains(said, tok) || !strings.Contains(said, "HTTP clients give the token kept in .mcp-serve.token") {
+		t.Errorf("second start said:\n%s", said)
+	}
+	if cs, err := connect(url, tok); err != nil {
+		t.Errorf("the kept token: %v", err)
+	} else {
+		cs.Close()
+	}
+	envTok := strings.Repeat("e", 32)
+	_, url, said = h.startHTTP(mcpserve.TokenEnv + "=" + envTok)
+	if strings.Contains(said, "token") {
+		t.Errorf("with %s it said:\n%s", mcpserve.TokenEnv, said)
+	}
+	if _, err := connect(url, tok); err == nil {
+		t.Error("the file's token got in while the environment's is the one")
+	}
+	if cs, err := connect(url, envTok); err != nil {
+		t.Errorf("the environment's token: %v", err)
+	} else {
+		cs.Close()
+	}
+}
+
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	if b.token != "" {
+		r.Header.Set("Authorization", "Bearer "+b.token)
+	}
+	return http.DefaultTransport.RoundTrip(r)
 }
