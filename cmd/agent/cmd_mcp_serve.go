@@ -53,6 +53,12 @@ func (a *app) runMCPServe(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer recall.Close()
+	// A server lives long, like the REPL: the files are watched, so a
+	// search need not walk them; what another process or an editor
+	// changed still reaches the next search (memory.Monitor).
+	if err := recall.WatchFiles(ws.Home); err != nil {
+		a.warnf("not watching the memory files (%v): each search checks them instead", err)
+	}
 	srv := mcpserve.New(mcpserve.Options{Home: ws.Home, State: ws.State, Recall: recall,
 		Zone: loc, Now: a.now, ReadOnly: cmd.Bool("read-only"), Version: version})
 	if addr == "" {

@@ -43,6 +43,10 @@ func serve(t *testing.T, home string, db *sql.DB, name string, readOnly bool) *s
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { recall.Close() })
+	// As agent mcp serve runs it: the files watched, not walked.
+	if err := recall.WatchFiles(home); err != nil {
+		t.Fatal(err)
+	}
 	srv := mcpserve.New(mcpserve.Options{Home: home, State: db, Recall: recall, Zone: time.UTC,
 		Now: func() time.Time { return fixed }, ReadOnly: readOnly, Version: "test"})
 	st, ct := sdk.NewInMemoryTransports()
