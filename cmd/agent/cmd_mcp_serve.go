@@ -62,6 +62,9 @@ func (a *app) runMCPServe(ctx context.Context, cmd *cli.Command) error {
 	srv := mcpserve.New(mcpserve.Options{Home: ws.Home, State: ws.State, Recall: recall,
 		Zone: loc, Now: a.now, ReadOnly: cmd.Bool("read-only"), Version: version})
 	if addr == "" {
+		if a.io.InTTY {
+			a.infof("serving MCP on standard input and output, for a client that starts this command (docs/cli-mcp-serve.md); Ctrl-D ends")
+		}
 		// stdout is the protocol's: nothing else may be written there.
 		err := srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.io.In), Writer: nopWriteCloser{a.io.Out}})
 		if ctx.Err() != nil || err == nil {

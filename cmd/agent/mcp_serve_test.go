@@ -84,7 +84,8 @@ func (s *mcpServer) call(tool string, args map[string]any) (string, error) {
 }
 
 // Eight servers at once, each writing notes and facts and searching, with
-// a loop of agent log and agent memory watch beside them: no error, no
+// a loop of agent log, the REPL's /remember (Ollama out of its reach) and
+// agent memory watch beside them: no error, no
 // lock timeout, every entry exactly once, and what one process wrote is
 // found by every running server's next search. No server calls a model.
 func TestMCPServeEightServersAndLog(t *testing.T) {
@@ -105,6 +106,11 @@ func TestMCPServeEightServersAndLog(t *testing.T) {
 			t.Errorf("memory watch: %s", s)
 		}
 	}()
+
+	// The REPL, without a model: its / commands write as the user.
+	repl := h.startPTY([]string{"OLLAMA_HOST=127.0.0.1:1"}, "chat", "--session", "beside")
+	repl.expect(`staying up: / commands work without the model`)
+	repl.expect(prompt)
 
 	var srvs []*mcpServer
 	for i := range servers {
@@ -139,6 +145,15 @@ func TestMCPServeEightServersAndLog(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for j := range writes {
+			repl.send(fmt.Sprintf("/remember entry repl%d from the REPL", j) + keyEnter)
+			repl.expect(`agent: remembered in MEMORY\.md:\d+`)
+			repl.expect(prompt)
+		}
+	}()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for j := range writes {
 			if r := h.run("", "-q", "log", fmt.Sprintf("entry cli%d from agent log", j)); r.code != 0 || r.stderr != "" {
 				errs <- fmt.Errorf("agent log %d: %s", j, r)
 			}
@@ -164,6 +179,13 @@ func TestMCPServeEightServersAndLog(t *testing.T) {
 		if n := strings.Count(all, fmt.Sprintf("entry cli%d from agent log", j)); n != 1 {
 			t.Errorf("agent log's entry %d is there %d times", j, n)
 		}
+		if n := strings.Count(all, fmt.Sprintf("entry repl%d from the REPL", j)); n != 1 {
+			t.Errorf("the REPL's fact %d is there %d times", j, n)
+		}
+	}
+	repl.send(keyCtrlD)
+	if err := repl.wait(); err != nil {
+		t.Errorf("the REPL: %v", err)
 	}
 	h.checkLogTitles()
 	// Each running server finds what another process wrote last.
@@ -385,4 +407,17 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header.Set("Authorization", "Bearer "+b.token)
 	}
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Started by hand on a terminal, it says what it is for and how to end it
+// (on stderr: stdout is the protocol's); Ctrl-D ends it cleanly.
+func TestMCPServeOnATerminal(t *testing.T) {
+	h := newHarness(t)
+	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
+	p := h.startPTY(nil, "mcp", "serve")
+	p.expect(`agent: serving MCP on standard input and output, for a client that starts this command \(docs/cli-mcp-serve\.md\); Ctrl-D ends`)
+	p.send(keyCtrlD)
+	if err := p.wait(); err != nil {
+		t.Errorf("Ctrl-D: %v\n%s", err, p.all())
+	}
 }
