@@ -23,6 +23,7 @@ import (
 	"agent/core/memrev"
 	"agent/core/window"
 	"agent/memory"
+	"agent/memory/secrets"
 )
 
 // Tool names.
@@ -210,7 +211,8 @@ const maxName = 40
 // ClientName is the name the client gave in initialize's clientInfo, made
 // safe to write into a heading or a fact: letters, digits and " .-_" only,
 // blanks folded, at most maxName characters; "unknown client" when nothing
-// is left. The name is the client's own claim, recorded as said.
+// is left; a secret in it becomes its marker's words. The name is the
+// client's own claim, recorded as said.
 func ClientName(req *sdk.CallToolRequest) string {
 	name := ""
 	if req != nil && req.Session != nil {
@@ -223,6 +225,9 @@ func ClientName(req *sdk.CallToolRequest) string {
 
 // SanitiseName is ClientName's rule on a given name.
 func SanitiseName(name string) string {
+	// A name is written where notes are: a token pasted as one is not
+	// (redacted whole, before the cut could hide it from the detector).
+	name, _ = secrets.Redact(name)
 	name = strings.Map(func(r rune) rune {
 		switch {
 		case unicode.IsLetter(r), unicode.IsDigit(r), r == '-', r == '_', r == '.':

@@ -333,12 +333,13 @@ func TestReadCitationAndDay(t *testing.T) {
 
 func TestSanitiseName(t *testing.T) {
 	for in, want := range map[string]string{
-		"Claude Code":                  "Claude Code",
-		"":                             "unknown client",
-		"\u202e\u200b###":              "unknown client",
-		"a\nb\x1b[31m":                 "a b 31m",
-		"cursor (via x)":               "cursor via x",
-		strings.Repeat("é", 60) + "xx": strings.Repeat("é", 40),
+		"Claude Code":     "Claude Code",
+		"":                "unknown client",
+		"\u202e\u200b###": "unknown client",
+		"a\nb\x1b[31m":    "a b 31m",
+		"cursor (via x)":  "cursor via x",
+		"bot 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": "bot secret github token",
+		strings.Repeat("é", 60) + "xx":                 strings.Repeat("é", 40),
 	} {
 		if got := mcpserve.SanitiseName(in); got != want {
 			t.Errorf("SanitiseName(%q) = %q, want %q", in, got, want)
