@@ -74,6 +74,3 @@ func (f *Forgotten) Scrub(text string) (string, int) {
 	}
 	return text, total
 }
-
-// Empty reports whether nothing has been forgotten: no phrase to look for.
-func (f *Forgotten) Empty() bool { return f == nil || len(f.entries) == 0 }
