@@ -15,7 +15,8 @@ var layers = map[string]int{
 	"jobs": 1, "reminders": 1, "watch": 1, "ollamatest/cmd/fakeollama": 1, "mcp/mcptest/cmd/mcptestserver": 1,
 	"distill": 2, "journal": 2,
 	"compact": 3, "forget": 3, "devsync": 3,
-	"": 4, // core
+	"":         4, // core
+	"mcpserve": 5,
 }
 
 // upward are the imports that break the layering today: tests of lower

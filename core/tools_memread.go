@@ -36,59 +36,78 @@ var toolMemoryRead = tool{
 		if err != nil {
 			return "", err
 		}
-		p, day = strings.TrimSpace(p), strings.TrimSpace(day)
-		if day == "" && pathIsDay(p) {
-			p, day = "", p
-		}
-		var cit memory.Citation
-		switch {
-		case p != "" && day != "":
-			return "", fmt.Errorf("%w: give path or date, not both", errToolArgs)
-		case p == "" && day == "":
-			return "", fmt.Errorf("%w: give path (MEMORY.md, logs/2026-11-20.md or a citation like logs/2026-11-20.md:14-22) or date (YYYY-MM-DD, today, yesterday or a weekday)", errToolArgs)
-		case day != "":
-			d, err := memory.ResolveDay(t.now, day)
-			if err != nil {
-				return "", err
-			}
-			cit.Path = memory.LogPath(d)
-		default:
-			if cit, err = memory.ParseCitation(p); err != nil {
-				return "", err
-			}
-		}
-		from, lines := cit.From, 0
-		if cit.To > 0 {
-			lines = cit.To - cit.From + 1
-		}
 		// An explicit 0 is what models send for "not given": it keeps the
 		// citation's range.
-		if n, err := args.int("from_line", 0, math.MinInt32, math.MaxInt32); err != nil {
-			return "", err
-		} else if n != 0 {
-			from = n
-		}
-		if n, err := args.int("lines", 0, math.MinInt32, math.MaxInt32); err != nil {
-			return "", err
-		} else if n != 0 {
-			lines = n
-		}
-		ex, err := memory.Read(c.WS.Home, cit.Path, from, lines)
-		if errors.Is(err, memory.ErrNotFound) && memory.LogDate(cit.Path) != "" {
-			return noLogResult(c.WS.Home, memory.LogDate(cit.Path)), nil
-		}
+		from, err := args.int("from_line", 0, math.MinInt32, math.MaxInt32)
 		if err != nil {
 			return "", err
 		}
-		// The file is the user's, written by hand (a source folder's note, a
-		// log edited in an editor): its secrets reach the model as markers,
-		// as they reach the index. Line breaks are kept, so numbers hold.
-		if text, found := memory.RedactLines(strings.Join(ex.Lines, "\n")); found != nil {
-			ex.Lines = strings.Split(text, "\n")
+		lines, err := args.int("lines", 0, math.MinInt32, math.MaxInt32)
+		if err != nil {
+			return "", err
 		}
-		return memReadResult(ex), nil
+		return ReadMemory(c.WS.Home, t.now, p, day, from, lines)
 	},
 }
+
+// ReadMemory is memory_read: the lines of a memory file, a citation's range
+// (path "logs/2026-11-20.md:14-22") or a day's log (path or day "2026-11-20",
+// "today", "tuesday", resolved against now), fenced as recalled memory with
+// their secrets as markers. from and lines of 0 keep the citation's range.
+// The chat's tool and agent mcp serve (core/mcpserve) both read through it,
+// so a client reaches no file the model cannot. A bad argument is an error
+// matching ErrToolArgs or memory.ErrInvalid.
+func ReadMemory(home string, now time.Time, p, day string, from, lines int) (string, error) {
+	p, day = strings.TrimSpace(p), strings.TrimSpace(day)
+	if day == "" && pathIsDay(p) {
+		p, day = "", p
+	}
+	var cit memory.Citation
+	switch {
+	case p != "" && day != "":
+		return "", fmt.Errorf("%w: give path or date, not both", errToolArgs)
+	case p == "" && day == "":
+		return "", fmt.Errorf("%w: give path (MEMORY.md, logs/2026-11-20.md or a citation like logs/2026-11-20.md:14-22) or date (YYYY-MM-DD, today, yesterday or a weekday)", errToolArgs)
+	case day != "":
+		d, err := memory.ResolveDay(now, day)
+		if err != nil {
+			return "", err
+		}
+		cit.Path = memory.LogPath(d)
+	default:
+		var err error
+		if cit, err = memory.ParseCitation(p); err != nil {
+			return "", err
+		}
+	}
+	start, n := cit.From, 0
+	if cit.To > 0 {
+		n = cit.To - cit.From + 1
+	}
+	if from != 0 {
+		start = from
+	}
+	if lines != 0 {
+		n = lines
+	}
+	ex, err := memory.Read(home, cit.Path, start, n)
+	if errors.Is(err, memory.ErrNotFound) && memory.LogDate(cit.Path) != "" {
+		return noLogResult(home, memory.LogDate(cit.Path)), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	// The file is the user's, written by hand (a source folder's note, a
+	// log edited in an editor): its secrets reach the model as markers,
+	// as they reach the index. Line breaks are kept, so numbers hold.
+	if text, found := memory.RedactLines(strings.Join(ex.Lines, "\n")); found != nil {
+		ex.Lines = strings.Split(text, "\n")
+	}
+	return memReadResult(ex), nil
+}
+
+// ErrToolArgs is what a tool's bad argument matches (errors.Is).
+var ErrToolArgs = errToolArgs
 
 // memReadResult fences the lines like recalled memory (quoted data, its text
 // neutralised) and says after the fence what was shown and how to read on.

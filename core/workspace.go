@@ -3,7 +3,8 @@
 // leaves (profile, soul, memory, index, prompts) never import it.
 //
 // Inside core, packages stand in layers; a package imports only packages
-// of lower layers (its tests too), and nothing imports core but cmd/agent:
+// of lower layers (its tests too), and nothing imports core but cmd/agent
+// and the one layer above it:
 //
 //	0  llm, printable, statedb, when, ollamatest, mcp/mcptest: plain types,
 //	   state.db's opening, the time shown to a person, test servers
@@ -13,6 +14,8 @@
 //	2  distill (digests over memrev), journal (records as per-device text)
 //	3  compact (summaries over distill), forget, devsync (sync over git)
 //	4  core itself: Chat, Workspace, Sessions, the tools and the doctor
+//	5  mcpserve (agent mcp serve: memory for other agents, through core's
+//	   recall and memory reader)
 //
 // TestLayers checks it over `go list`; its exceptions (tests that still
 // open a workspace through core) are listed there, and only ever shrink.

@@ -113,6 +113,7 @@ bash "$root/scripts/bench-cache.sh"
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-statedb.sh"
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-session.sh"
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-sync.sh"
+BENCH_DATA="$data" BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-mcp-serve.sh"
 
 # Secrets (memory/secrets, docs/decisions-secrets.md): caught/total over a
 # corpus of secrets in the forms people paste them, touched/total over code

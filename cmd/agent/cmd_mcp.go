@@ -75,6 +75,7 @@ func (a *app) mcpCommand() *cli.Command {
 				ArgsUsage: "NAME",
 				Action:    a.runMCPApprove,
 			},
+			a.mcpServeCommand(),
 			{
 				Name:      "import",
 				Usage:     "add the servers of another client's config (.mcp.json, claude_desktop_config.json), showing each command line and asking to approve them",

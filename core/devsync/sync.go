@@ -18,7 +18,7 @@ import (
 // Ignored is what .gitignore keeps out of the shared history: files that
 // are disposable (the index, rebuilt from the notes) or belong to one
 // machine (state.db and its WAL, locks, sockets, the REPL history, the MCP
-// servers' logs and mcp.json, whose commands and tokens are this machine's,
+// servers' logs, mcp.json and agent mcp serve's token, whose commands and tokens are this machine's,
 // crash-recovery journals, temporary files of atomic writes).
 var Ignored = []string{
 	"/index.db*",
@@ -29,6 +29,7 @@ var Ignored = []string{
 	"/.chat_history",
 	"/.mcp-logs/",
 	"/mcp.json",
+	"/.mcp-serve.token",
 	"/.forget/",
 	"/.memory.journal",
 	"/.import-*",

@@ -222,12 +222,13 @@ func TestNoGitIsSaidClearly(t *testing.T) {
 }
 
 // Only what is already redacted travels: a secret in the machine-local
-// files (state.db, the REPL history, mcp.json, the index) never reaches
-// the remote, and one typed into a note is redacted on its way into the log.
+// files (state.db, the REPL history, mcp.json, agent mcp serve's token,
+// the index) never reaches the remote, and one typed into a note is
+// redacted on its way into the log.
 func TestNoSecretReachesTheRemote(t *testing.T) {
 	a, _, remote := twoDevices(t)
 	const secret = "AKIA" + "PIX6EA6QOM66ZJOJ"
-	for _, f := range []string{"state.db-wal", ".chat_history", "mcp.json", "index.db", ".mcp-logs/github.log", ".memory.journal"} {
+	for _, f := range []string{"state.db-wal", ".chat_history", "mcp.json", "index.db", ".mcp-logs/github.log", ".memory.journal", ".mcp-serve.token"} {
 		write(t, a, f, "token "+secret+"\n")
 	}
 	appendLog(t, a, "09:00", "my token is "+secret)

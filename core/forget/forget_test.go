@@ -71,6 +71,10 @@ func TestForgottenHolds(t *testing.T) {
 			t.Errorf("Holds(%q) = %v, want %v", text, got, want)
 		}
 	}
+	// Scrub replaces it by the marker, in any case, and keeps the rest.
+	if got, n := f.Scrub("Blue Heron 42 twice: blue heron 42; not blue heron 43"); n != 2 || got != "[forgotten] twice: [forgotten]; not blue heron 43" {
+		t.Errorf("Scrub = %q, %d", got, n)
+	}
 	var n int
 	if err := db.QueryRow(`SELECT count(*) FROM forgotten`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("forgotten rows: %d, %v; want the one forget recorded", n, err)

@@ -56,3 +56,21 @@ func (f *Forgotten) Holds(text string) bool {
 	}
 	return false
 }
+
+// Scrub returns text with every forgotten phrase in it replaced by Marker,
+// as a forget rewrites a file, and how many it replaced: for text shown to
+// someone else (agent mcp serve's results), where a phrase the user forgot
+// may still sit in a file edited by hand since. One hash per character per
+// phrase, like Holds.
+func (f *Forgotten) Scrub(text string) (string, int) {
+	if f == nil || len(f.entries) == 0 {
+		return text, 0
+	}
+	total := 0
+	for _, e := range f.entries {
+		var n int
+		text, n = replaceFound(text, hashFinder(e.salt, e.hash, e.runes))
+		total += n
+	}
+	return text, total
+}
