@@ -77,7 +77,7 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 	}
 	out := make([]Recalled, len(hits))
 	for i, h := range hits {
-		out[i] = Recalled{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Heading: h.Heading, Date: h.Date, Text: h.Text, Query: h.Query}
+		out[i] = Recalled{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Heading: h.Heading, Date: h.Date, Text: h.Text, By: h.By, Query: h.Query}
 	}
 	return out, nil
 }

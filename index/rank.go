@@ -21,6 +21,11 @@ const (
 	// date already ranked above it (its own neighbours excepted), so
 	// evidence spread over several days fits the budget.
 	sameDateDecay = 0.8
+	// assistantShare multiplies the score of the assistant's words (a
+	// logged turn's reply): the user's note about the same thing ranks
+	// first, and a model's wrong answer is not reinforced by its own
+	// transcript (docs/decisions-index.md, "Whose words").
+	assistantShare = 0.5
 )
 
 // subQuery is one FTS5 MATCH expression of a search and what it stands for.
@@ -36,6 +41,7 @@ type candidate struct {
 	score float64 // bm25, sign flipped; after fusion the fused score
 	date  string
 	file  int64
+	by    string  // chunks.by: "assistant" for the assistant's words
 	sub   int     // the sub-query that gave it most of its score
 	best  float64 // that sub-query's contribution
 	plain float64 // the plain query's contribution (subs[0])
@@ -88,6 +94,11 @@ func (ix *Index) rankPlan(ctx context.Context, p plan, k int) ([]candidate, erro
 		}
 	}
 	liftNext(order, byID)
+	for _, c := range order {
+		if c.by != "" {
+			c.score *= assistantShare
+		}
+	}
 	sort.SliceStable(order, func(i, j int) bool {
 		if order[i].score != order[j].score {
 			return order[i].score > order[j].score
@@ -228,7 +239,7 @@ func (ix *Index) candidatesN(ctx context.Context, match string, n int) ([]candid
 	for rows.Next() {
 		var c candidate
 		var bm25 float64
-		if err := rows.Scan(&c.id, &bm25, &c.date, &c.file); err != nil {
+		if err := rows.Scan(&c.id, &bm25, &c.date, &c.file, &c.by); err != nil {
 			return nil, err
 		}
 		c.score = -bm25
@@ -265,7 +276,7 @@ func (ix *Index) fetch(ctx context.Context, cs []candidate, p plan, snippet stri
 		var h Hit
 		var id int64
 		var snip sql.NullString
-		if err := rows.Scan(&id, &h.Path, &h.StartLine, &h.EndLine, &h.Heading, &h.Date, &h.Text, &snip); err != nil {
+		if err := rows.Scan(&id, &h.Path, &h.StartLine, &h.EndLine, &h.Heading, &h.Date, &h.By, &h.Text, &snip); err != nil {
 			return nil, err
 		}
 		h.Snippet = snip.String

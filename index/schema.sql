@@ -34,7 +34,8 @@ CREATE TABLE chunks (
     end_line   INTEGER NOT NULL,
     heading    TEXT NOT NULL,   -- heading path, "Trip planning › Flights"
     date       TEXT NOT NULL,   -- "2026-11-20" for daily logs, "" otherwise
-    text       TEXT NOT NULL
+    text       TEXT NOT NULL,
+    by         TEXT NOT NULL DEFAULT '' -- 'assistant': a logged turn's reply; '': the user's words
 );
 
 -- Porter stemming over unicode61 so "painting" finds "paints" and "café"

@@ -39,6 +39,7 @@ type Hit struct {
 	EndLine   int
 	Heading   string
 	Date      string  // "" outside the daily logs
+	By        string  // "assistant" for the assistant's words (a logged turn's reply), "" for the user's
 	Score     float64 // relevance, higher is better (fused; comparable within one search)
 	Snippet   string  // a few words around the matches, marked with MarkStart/MarkEnd
 	Text      string  // the whole chunk

@@ -182,7 +182,11 @@ type chunker struct {
 	buf      []byte    // scratch for headingText
 	cur      span      // the chunk being built; cur.start == 0 when none
 	hasBody  bool      // cur holds more than heading lines
-	out      []Chunk
+	// turn says the open section is a logged chat turn (a log's "### 09:30
+	// · session NAME"); by is whose words cur holds (Chunk.By).
+	turn bool
+	by   string
+	out  []Chunk
 }
 
 type heading struct {
@@ -217,6 +221,9 @@ func (c *chunker) walk(doc ast.Node) {
 			c.openSection(h)
 			c.cur = b.span
 			continue
+		}
+		if c.turn && c.by == "" {
+			c.splitTurn(b.span)
 		}
 		c.addUnits(b.node, b.span)
 	}
@@ -317,6 +324,24 @@ func (c *chunker) addUnit(s span, body bool) {
 	c.hasBody = c.hasBody || body
 }
 
+// splitTurn starts the assistant's part of a logged turn at a block that
+// opens with the reply's mark (turnReply): the user's words before it are a
+// chunk of their own. A block that holds the mark further down (a message
+// written as code, say) cannot be cut: its chunk is counted the
+// assistant's, the side that ranks lower.
+func (c *chunker) splitTurn(s span) {
+	for l := s.start; l <= s.end; l++ {
+		if !turnReply(c.text(span{l, l})) {
+			continue
+		}
+		if l == s.start && c.hasBody {
+			c.flush()
+		}
+		c.by = ByAssistant
+		return
+	}
+}
+
 // openSection updates the heading path for a new heading.
 func (c *chunker) openSection(h *ast.Heading) {
 	for len(c.headings) > 0 && c.headings[len(c.headings)-1].level >= h.Level {
@@ -330,6 +355,8 @@ func (c *chunker) openSection(h *ast.Heading) {
 	}
 	c.headings = append(c.headings, heading{h.Level, t})
 	c.heading = c.headingPath()
+	c.turn = c.date != "" && strings.HasPrefix(c.path, logsDir+"/") && isTurnHeading(t)
+	c.by = ""
 }
 
 // headingText is the heading's source text with runs of blanks collapsed
@@ -368,6 +395,7 @@ func (c *chunker) flush() {
 			Heading:   c.heading,
 			Date:      c.date,
 			Text:      c.text(c.cur),
+			By:        c.by,
 		})
 	}
 	c.cur = span{}

@@ -27,6 +27,7 @@ type goldenChunk struct {
 	Heading   string `json:"heading"`
 	Date      string `json:"date"`
 	Text      string `json:"text"`
+	By        string `json:"by,omitempty"`
 }
 
 // relFor names a test file as it would sit in a workspace: dated files are

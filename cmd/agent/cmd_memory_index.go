@@ -159,6 +159,7 @@ type hitJSON struct {
 	EndLine   int     `json:"end_line"`
 	Heading   string  `json:"heading"`
 	Date      string  `json:"date"`
+	By        string  `json:"by"` // "user", or "assistant" for its words in a logged turn
 	Score     float64 `json:"score"`
 	Query     string  `json:"query"`
 	Snippet   string  `json:"snippet"`
@@ -217,7 +218,7 @@ func (a *app) printHits(hits []index.Hit) error {
 	case a.jsonOut:
 		out := make([]hitJSON, len(hits))
 		for i, h := range hits {
-			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, h.Score, h.Query, unmark.Replace(h.Snippet), h.Text}
+			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, speaker(h), h.Score, h.Query, unmark.Replace(h.Snippet), h.Text}
 		}
 		return a.writeJSON(out)
 	case a.io.OutTTY:
@@ -229,6 +230,9 @@ func (a *app) printHits(hits []index.Hit) error {
 			// sequence or a newline in them is shown, never acted on.
 			loc := fmt.Sprintf("%s:%d-%d", printable.EscapeInvisible(h.Path), h.StartLine, h.EndLine)
 			heading := printable.EscapeInvisible(h.Heading)
+			if h.By != "" {
+				heading += " (" + h.By + "'s words)"
+			}
 			if cols := a.io.cols(); cols > 0 {
 				heading = fitCell(heading, max(cols-displayWidth(loc)-2, minCol))
 			}
@@ -247,6 +251,15 @@ func (a *app) printHits(hits []index.Hit) error {
 		}
 		return nil
 	}
+}
+
+// speaker is whose words a hit is, as --json says it: "user" or
+// "assistant" (index.Hit.By).
+func speaker(h index.Hit) string {
+	if h.By == "" {
+		return "user"
+	}
+	return h.By
 }
 
 // highlight renders a snippet for the terminal: matched terms bold, the
