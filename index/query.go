@@ -116,12 +116,22 @@ type plan struct {
 	marks []string
 	raw   bool
 	when  bool // a question about a time: chunks that say a date rise
+	// days, when set, keeps the search to the chunks of some days (days.go).
+	days *daySpan
 	// dense, when set, waits for the query's embedding (dense.go); nil
 	// when the search is by words only.
 	dense func() ([]float32, string)
 	// memo keeps what the vector side read for a query run twice in one
 	// search (freshQuery).
 	memo *denseMemo
+}
+
+// match is the plain sub-query's expression, "" for a plan of days alone.
+func (p plan) match() string {
+	if len(p.subs) == 0 {
+		return ""
+	}
+	return p.subs[0].match
 }
 
 // buildPlan turns a search's text into its sub-queries: the OR of its words

@@ -58,7 +58,7 @@ func (ix *Index) rankPlan(ctx context.Context, p plan, k int) ([]candidate, erro
 	byID := map[int64]*candidate{}
 	var order []*candidate
 	for si, s := range p.subs {
-		cs, err := ix.candidates(ctx, s.match, pool, k)
+		cs, err := ix.candidates(ctx, s.match, pool, k, p.days)
 		if err != nil {
 			return nil, err
 		}
@@ -84,6 +84,17 @@ func (ix *Index) rankPlan(ctx context.Context, p plan, k int) ([]candidate, erro
 		if q, id := p.dense(); q != nil {
 			var err error
 			if order, err = ix.fuseDense(ctx, q, id, p.memo, order, byID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if p.days != nil {
+		order = inDays(order, p.days)
+		// The days' other entries join a search whose days its words
+		// named; --since/--until only filter, unless no word is left.
+		if !p.days.strict || len(p.subs) == 0 {
+			var err error
+			if order, err = ix.ofDays(ctx, p.days, pool, byID, order); err != nil {
 				return nil, err
 			}
 		}
@@ -163,7 +174,10 @@ func liftNext(order []*candidate, byID map[int64]*candidate) {
 		base[c.id] = c.score
 	}
 	for _, c := range order {
-		if prev, ok := byID[c.id-1]; ok && prev.file == c.file {
+		if c.sub == subDays {
+			continue // found by its date alone: no score of words to share
+		}
+		if prev, ok := byID[c.id-1]; ok && prev.file == c.file && prev.sub != subDays {
 			c.score += nextShare * base[prev.id]
 		}
 	}
@@ -211,9 +225,9 @@ func spreadDates(order []*candidate, k int) []candidate {
 // candidates returns the best n chunks for match by bm25, ties broken by the
 // newer date. SQLite ranks ids only; when the k-th score is tied with the
 // last row fetched, the fetch widens so the tie is broken by date.
-func (ix *Index) candidates(ctx context.Context, match string, n, k int) ([]candidate, error) {
+func (ix *Index) candidates(ctx context.Context, match string, n, k int, days *daySpan) ([]candidate, error) {
 	for lim := n + k/2 + 4; ; lim *= 4 {
-		cs, err := ix.candidatesN(ctx, match, lim)
+		cs, err := ix.candidatesN(ctx, match, lim, days)
 		if err != nil {
 			return nil, err
 		}
@@ -229,8 +243,12 @@ func (ix *Index) candidates(ctx context.Context, match string, n, k int) ([]cand
 	}
 }
 
-func (ix *Index) candidatesN(ctx context.Context, match string, n int) ([]candidate, error) {
-	rows, err := ix.db.QueryContext(ctx, sqlRankIDs, match, n)
+func (ix *Index) candidatesN(ctx context.Context, match string, n int, days *daySpan) ([]candidate, error) {
+	stmt, args := sqlRankIDs, []any{match, n}
+	if days != nil {
+		stmt, args = sqlRankIDsOfDays, append(args, days.from, days.to)
+	}
+	rows, err := ix.db.QueryContext(ctx, stmt, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +314,9 @@ func (ix *Index) fetch(ctx context.Context, cs []candidate, p plan, snippet stri
 			// FTS5's snippet() marks by the positions of the token form.
 			h.Snippet = segSnippet(h.Text, p.marks)
 		}
-		if c.sub < 0 {
+		if c.sub == subDays {
+			h.Query = p.days.label
+		} else if c.sub < 0 {
 			h.Query = denseLabel
 			if snippet != "" && h.Snippet == "" {
 				h.Snippet = lead(h.Text) // no word of the query in it to show

@@ -38,6 +38,9 @@ CREATE TABLE chunks (
     by         TEXT NOT NULL DEFAULT '' -- 'assistant': a logged turn's reply; '': the user's words
 );
 
+-- A search that names days ("yesterday", --since) reads their chunks.
+CREATE INDEX chunks_date ON chunks(date);
+
 -- Porter stemming over unicode61 so "painting" finds "paints" and "café"
 -- finds "cafe"; heading and text are separate columns so bm25 can weigh the
 -- heading above the body.

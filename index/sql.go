@@ -81,6 +81,13 @@ const (
 	sqlRankIDs = `WITH top(id, score) AS (
 			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
 		SELECT top.id, top.score, c.date, c.file_id, c.by FROM top JOIN chunks c ON c.id = top.id`
+	// sqlRankIDs kept to the chunks of the days ?3..?4 (days.go).
+	sqlRankIDsOfDays = `WITH top(id, score) AS (
+			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1
+				AND rowid IN (SELECT id FROM chunks WHERE date BETWEEN ?3 AND ?4) ORDER BY 2 LIMIT ?2)
+		SELECT top.id, top.score, c.date, c.file_id, c.by FROM top JOIN chunks c ON c.id = top.id`
+	sqlAnyOfDays    = `SELECT EXISTS (SELECT 1 FROM chunks WHERE date BETWEEN ?1 AND ?2)`
+	sqlChunksOfDays = `SELECT id, date, file_id, by FROM chunks WHERE date BETWEEN ?1 AND ?2 ORDER BY date DESC, id LIMIT ?3`
 	// The text of candidates, for a "when" question's date check.
 	sqlChunkTexts = `SELECT c.id, c.text FROM json_each(?1) j JOIN chunks c ON c.id = j.value`
 	sqlFetchHits  = `SELECT c.id, f.path, c.start_line, c.end_line, c.heading, c.date, c.by, c.text,

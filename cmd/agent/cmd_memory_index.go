@@ -16,6 +16,7 @@ import (
 	"agent/core/printable"
 	"agent/core/watch"
 	"agent/index"
+	"agent/index/timewords"
 )
 
 // memoryIndexCommands: agent memory reindex, search, watch, status.
@@ -37,6 +38,8 @@ func (a *app) memoryIndexCommands() []*cli.Command {
 				&cli.IntFlag{Name: "k", Value: index.DefaultK, Usage: "number of hits"},
 				&cli.BoolFlag{Name: "raw", Usage: "QUERY is FTS5 query syntax, passed through"},
 				&cli.BoolFlag{Name: "no-refresh", Usage: "search the index as it is, without checking files for changes"},
+				&cli.StringFlag{Name: "since", Usage: "only entries dated on or after `YYYY-MM-DD` (daily logs, dated notes)"},
+				&cli.StringFlag{Name: "until", Usage: "only entries dated on or before `YYYY-MM-DD`"},
 			},
 			Action: a.runSearch,
 		},
@@ -184,13 +187,31 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 	if k < 1 {
 		return usagef("-k must be at least 1, got %d", k)
 	}
-	ix, _, err := a.openIndex(ctx)
+	since, until := cmd.String("since"), cmd.String("until")
+	for _, d := range []struct{ flag, v string }{{"since", since}, {"until", until}} {
+		if _, err := time.Parse(time.DateOnly, d.v); d.v != "" && err != nil {
+			return usagef("--%s %q: want a date, YYYY-MM-DD", d.flag, d.v)
+		}
+	}
+	if since != "" && until != "" && until < since {
+		return usagef("--until %s is before --since %s", until, since)
+	}
+	ix, home, err := a.openIndex(ctx)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
+	if _, ok := timewords.Find(query, a.now()); ok && !cmd.Bool("raw") {
+		// "yesterday" is the user's: their zone is read from the profile,
+		// which a search without time words does not open state.db for.
+		if ws, err := core.Open(ctx, home); err == nil {
+			a.zone = core.WorkspaceZone(ctx, ws)
+			ws.Close()
+		}
+	}
 	return a.searchMemory(query, func(opts index.SearchOptions) ([]index.Hit, error) {
 		opts.K, opts.Raw, opts.Fresh = k, cmd.Bool("raw"), !cmd.Bool("no-refresh")
+		opts.Since, opts.Until = since, until
 		return ix.Search(ctx, query, opts)
 	})
 }
@@ -199,7 +220,11 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 // REPL's open one) and prints its hits: the one code path of `agent memory
 // search` and /search, so both show the same snippets, escaped alike.
 func (a *app) searchMemory(query string, search func(index.SearchOptions) ([]index.Hit, error)) error {
-	hits, err := search(index.SearchOptions{K: index.DefaultK, Fresh: true})
+	zone := a.zone
+	if zone == nil {
+		zone = time.Local
+	}
+	hits, err := search(index.SearchOptions{K: index.DefaultK, Fresh: true, Now: a.now().In(zone)})
 	if errors.Is(err, index.ErrNotFound) {
 		// Documented: exit 3, nothing on stdout; a person is told so.
 		a.emptyHint("nothing in memory matches %q (remember something with: agent memory add TEXT, or agent log TEXT)", query)
