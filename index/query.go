@@ -115,7 +115,8 @@ type plan struct {
 	// chunks whose indexed form is not their text).
 	marks []string
 	raw   bool
-	when  bool // a question about a time: chunks that say a date rise
+	text  string // what the words were read from
+	when  bool   // a question about a time: chunks that say a date rise
 	// days, when set, keeps the search to the chunks of some days (days.go).
 	days *daySpan
 	// dense, when set, waits for the query's embedding (dense.go); nil
@@ -152,7 +153,7 @@ func buildPlan(text string, raw bool) plan {
 	}
 	words := strings.Join(terms, " ")
 	anyWord := orQuery(terms, " OR ")
-	p := plan{subs: []subQuery{{match: anyWord, label: words, weight: 1}}, snippet: anyWord, marks: terms}
+	p := plan{subs: []subQuery{{match: anyWord, label: words, weight: 1}}, snippet: anyWord, marks: terms, text: text}
 	if allWeight > 0 && len(terms) > 1 && len(terms) <= allMaxTerms {
 		p.subs = append(p.subs, subQuery{match: orQuery(terms, " AND "), label: "all: " + words, weight: allWeight})
 	}

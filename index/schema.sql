@@ -49,3 +49,7 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
     content = 'chunks', content_rowid = 'id',
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
+
+-- The index's vocabulary, the terms (stems) and how many chunks hold each:
+-- a query word with no hit is matched to its nearest term (typo.go).
+CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');

@@ -56,6 +56,9 @@ type Hit struct {
 	// (buildPlan's labels: "lisbon flight", "all: …", "forms: …", "when: …",
 	// or a raw query as typed), for a caller to show why it was recalled.
 	Query string
+	// Corrected are the query's words that matched nothing and the words
+	// of the index searched in their place (typo.go); nil for none.
+	Corrected []Correction
 }
 
 // ChangeMonitor tells whether the memory files may have changed since it was
@@ -188,6 +191,13 @@ func (ix *Index) query(ctx context.Context, p plan, k int, opts SearchOptions) (
 	if len(p.subs) == 0 && p.days == nil { // the time words were all, and no chunk is of their days
 		return nil, nil
 	}
+	fixes, err := ix.corrections(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if len(fixes) > 0 {
+		p = corrected(p, fixes)
+	}
 	cs, err := ix.rankPlan(ctx, p, k)
 	if err != nil {
 		return nil, searchError(p.match(), p.raw, err)
@@ -201,6 +211,7 @@ func (ix *Index) query(ctx context.Context, p plan, k int, opts SearchOptions) (
 		return nil, searchError(p.match(), p.raw, err)
 	}
 	for i := range hits {
+		hits[i].Corrected = fixes
 		if !opts.NoSnippet && hits[i].Snippet == "" {
 			hits[i].Snippet = lead(hits[i].Text) // found by its date: no word of the query in it
 		}

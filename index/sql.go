@@ -88,6 +88,11 @@ const (
 		SELECT top.id, top.score, c.date, c.file_id, c.by FROM top JOIN chunks c ON c.id = top.id`
 	sqlAnyOfDays    = `SELECT EXISTS (SELECT 1 FROM chunks WHERE date BETWEEN ?1 AND ?2)`
 	sqlChunksOfDays = `SELECT id, date, file_id, by FROM chunks WHERE date BETWEEN ?1 AND ?2 ORDER BY date DESC, id LIMIT ?3`
+	// Typos (typo.go): whether a word has a hit, the vocabulary's terms
+	// from ?1 up to ?2, and a chunk holding a term.
+	sqlAnyMatch  = `SELECT EXISTS (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?1)`
+	sqlVocabFrom = `SELECT term, doc FROM chunks_vocab WHERE term >= ?1 AND term < ?2`
+	sqlOneMatch  = `SELECT c.text FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?1 LIMIT 1`
 	// The text of candidates, for a "when" question's date check.
 	sqlChunkTexts = `SELECT c.id, c.text FROM json_each(?1) j JOIN chunks c ON c.id = j.value`
 	sqlFetchHits  = `SELECT c.id, f.path, c.start_line, c.end_line, c.heading, c.date, c.by, c.text,

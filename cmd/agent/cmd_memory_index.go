@@ -167,6 +167,9 @@ type hitJSON struct {
 	Query     string  `json:"query"`
 	Snippet   string  `json:"snippet"`
 	Text      string  `json:"text"`
+	// Corrected: the query's words that matched nothing and the words
+	// searched in their place; absent when none.
+	Corrected []index.Correction `json:"corrected,omitempty"`
 }
 
 var unmark = strings.NewReplacer(index.MarkStart, "", index.MarkEnd, "")
@@ -233,6 +236,9 @@ func (a *app) searchMemory(query string, search func(index.SearchOptions) ([]ind
 	if err != nil {
 		return err
 	}
+	for _, c := range hits[0].Corrected {
+		a.infof("searched \"%s\" for \"%s\"", printable.Escape(c.Searched), printable.Escape(c.Typed))
+	}
 	return a.printHits(hits)
 }
 
@@ -243,7 +249,7 @@ func (a *app) printHits(hits []index.Hit) error {
 	case a.jsonOut:
 		out := make([]hitJSON, len(hits))
 		for i, h := range hits {
-			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, speaker(h), h.Score, h.Query, unmark.Replace(h.Snippet), h.Text}
+			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, speaker(h), h.Score, h.Query, unmark.Replace(h.Snippet), h.Text, h.Corrected}
 		}
 		return a.writeJSON(out)
 	case a.io.OutTTY:
