@@ -29,7 +29,9 @@ const FileName = "index.db"
 // (sqlFinishBuild) leaves no deleted term in its pages; CJK, Hangul and
 // Thai runs are indexed a character a token (segment.go).
 // 3: chunks.by tells the assistant's words (a logged turn's reply) from the
-// user's; a turn's two halves are chunks of their own.
+// user's; a turn's two halves are chunks of their own; a note's front
+// matter is a chunk, and its chunks without a heading carry its title;
+// chunks_vocab (typos) and chunks(date) (time words).
 const schemaVersion = 3
 
 // applicationID marks index.db as ours ("agIX"), so a foreign SQLite file

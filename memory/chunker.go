@@ -74,7 +74,28 @@ func ChunkFile(rel string, data []byte, opts ChunkOptions) ([]Chunk, error) {
 		c.target = 1
 	}
 	c.walk(c.parse())
+	if c.date == "" || !inNoteDir(rel) {
+		c.titled(rel)
+	}
 	return c.out, nil
+}
+
+// titled makes a note's front matter searchable and gives its chunks
+// without a heading the note's title (noteTitle): the front matter, when
+// it holds a title, tags or aliases, is a chunk of its own, first, cited
+// by the title; its lines are the file's as always.
+func (c *chunker) titled(rel string) {
+	fm := readFrontMatter(c.data[c.first:], c.base-c.first)
+	title := noteTitle(fm.title, c.firstHeading, rel)
+	for i := range c.out {
+		if c.out[i].Heading == "" {
+			c.out[i].Heading = title
+		}
+	}
+	if fm.indexed {
+		s := span{1, fm.lastLine}
+		c.out = append([]Chunk{{Path: c.path, StartLine: s.start, EndLine: s.end, Heading: title, Date: c.date, Text: c.text(s)}}, c.out...)
+	}
 }
 
 // LogDate returns the date of a daily log from its workspace-relative path,
@@ -182,6 +203,8 @@ type chunker struct {
 	buf      []byte    // scratch for headingText
 	cur      span      // the chunk being built; cur.start == 0 when none
 	hasBody  bool      // cur holds more than heading lines
+	// firstHeading is the text of the file's first "# title", "" before one.
+	firstHeading string
 	// turn says the open section is a logged chat turn (a log's "### 09:30
 	// · session NAME"); by is whose words cur holds (Chunk.By).
 	turn bool
@@ -355,6 +378,9 @@ func (c *chunker) openSection(h *ast.Heading) {
 	}
 	c.headings = append(c.headings, heading{h.Level, t})
 	c.heading = c.headingPath()
+	if c.firstHeading == "" && h.Level == 1 {
+		c.firstHeading = t
+	}
 	c.turn = c.date != "" && strings.HasPrefix(c.path, logsDir+"/") && isTurnHeading(t)
 	c.by = ""
 }
