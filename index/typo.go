@@ -67,6 +67,7 @@ func (ix *Index) corrections(ctx context.Context, p plan) ([]Correction, error) 
 // nearestTerm is the vocabulary's term nearest w (see corrections), "" for
 // none within reach.
 func (ix *Index) nearestTerm(ctx context.Context, w string) (string, error) {
+	w = unaccent.Replace(w) // the vocabulary is without diacritics
 	first, size := utf8.DecodeRuneInString(w)
 	lo, hi := w[:size], string(first+1)
 	rows, err := ix.db.QueryContext(ctx, sqlVocabFrom, lo, hi)
@@ -75,10 +76,17 @@ func (ix *Index) nearestTerm(ctx context.Context, w string) (string, error) {
 	}
 	defer rows.Close()
 	reach := maxEdits(w)
-	// A stem ends in "i" where the word ends in "y" (birthday, birthdai).
-	typed := w
-	if strings.HasSuffix(typed, "y") {
-		typed = typed[:len(typed)-1] + "i"
+	// The vocabulary holds stems: the typed word is compared as it is and
+	// as a stem would end, "i" for "y" (birthday, birthdai) and without an
+	// ending Porter strips (dispossessed, dispossess).
+	typed := []string{w}
+	if strings.HasSuffix(w, "y") {
+		typed = append(typed, w[:len(w)-1]+"i")
+	}
+	for _, suf := range []string{"ing", "ed", "es", "s", "ly", "er"} {
+		if s, ok := strings.CutSuffix(w, suf); ok && len(s) >= typoMinLen-1 {
+			typed = append(typed, s)
+		}
 	}
 	best, bestD, bestDocs := "", reach+1, 0
 	n := utf8.RuneCountInString(w)
@@ -88,10 +96,13 @@ func (ix *Index) nearestTerm(ctx context.Context, w string) (string, error) {
 		if err := rows.Scan(&term, &docs); err != nil {
 			return "", err
 		}
-		if m := utf8.RuneCountInString(term); m < n-reach || m > n+reach {
+		if m := utf8.RuneCountInString(term); m < n-reach-3 || m > n+reach {
 			continue
 		}
-		d := min(edits(w, term, reach), edits(typed, term, reach))
+		d := reach + 1
+		for _, t := range typed {
+			d = min(d, edits(t, term, reach))
+		}
 		if d < bestD || d == bestD && docs > bestDocs {
 			best, bestD, bestDocs = term, d, docs
 		}
@@ -111,10 +122,10 @@ func (ix *Index) writtenForm(ctx context.Context, typed, stem string) (string, e
 	}
 	best, bestD := "", 1<<30
 	for _, word := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isTokenRune(r) }) {
-		if !strings.HasPrefix(word, stem[:1]) {
+		if !strings.HasPrefix(unaccent.Replace(word), stem[:1]) {
 			continue
 		}
-		if d := edits(typed, word, 1<<20); d < bestD {
+		if d := edits(unaccent.Replace(typed), unaccent.Replace(word), 1<<20); d < bestD {
 			best, bestD = word, d
 		}
 	}
@@ -137,6 +148,15 @@ func corrected(p plan, fixes []Correction) plan {
 	np.when = np.when || p.when
 	return np
 }
+
+// unaccent takes the diacritics off the Latin letters notes are written
+// with, as the index's tokenizer does (remove_diacritics 2).
+var unaccent = strings.NewReplacer(
+	"á", "a", "à", "a", "â", "a", "ã", "a", "ä", "a", "å", "a", "é", "e", "è", "e", "ê", "e", "ë", "e",
+	"í", "i", "ì", "i", "î", "i", "ï", "i", "ó", "o", "ò", "o", "ô", "o", "õ", "o", "ö", "o", "ø", "o",
+	"ú", "u", "ù", "u", "û", "u", "ü", "u", "ç", "c", "ñ", "n", "ý", "y", "ÿ", "y", "š", "s", "ž", "z",
+	"č", "c", "ć", "c", "ł", "l", "ś", "s", "ź", "z", "ż", "z", "ń", "n", "ő", "o", "ű", "u", "ř", "r",
+)
 
 func lettersOnly(w string) bool {
 	for _, r := range w {
