@@ -96,8 +96,8 @@ func (ix *Index) nearestTerm(ctx context.Context, w string) (string, error) {
 		if err := rows.Scan(&term, &docs); err != nil {
 			return "", err
 		}
-		if m := utf8.RuneCountInString(term); m < n-reach-3 || m > n+reach {
-			continue
+		if m := utf8.RuneCountInString(term); m < max(n-reach-3, typoMinLen-1) || m > n+reach || stopword(term) {
+			continue // a stopword is no word a person meant to search for
 		}
 		d := reach + 1
 		for _, t := range typed {
