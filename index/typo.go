@@ -14,6 +14,11 @@ type Correction struct {
 	Searched string `json:"searched"`
 }
 
+// typoMaxTerms: a query of more words than this (a chat message, mostly)
+// is not checked for typos, each word costing a lookup of its own; a search
+// someone types is shorter.
+const typoMaxTerms = allMaxTerms
+
 // typoMinLen is the shortest word corrected: a shorter one is a step or
 // two from too many words to guess which was meant.
 const typoMinLen = 4
@@ -37,8 +42,12 @@ func (ix *Index) corrections(ctx context.Context, p plan) ([]Correction, error) 
 	if p.raw || len(p.subs) == 0 {
 		return nil, nil
 	}
+	terms := queryTerms(p.text)
+	if len(terms) > typoMaxTerms {
+		return nil, nil
+	}
 	var out []Correction
-	for _, w := range queryTerms(p.text) {
+	for _, w := range terms {
 		if utf8.RuneCountInString(w) < typoMinLen || !lettersOnly(w) {
 			continue
 		}
