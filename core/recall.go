@@ -27,7 +27,17 @@ type IndexRecall struct {
 	refreshing sync.WaitGroup
 	ix         *index.Index
 	monitor    *memory.Monitor
+	// zone is the user's, in which the time words of a message are read
+	// ("yesterday": index.SearchOptions.Now); nil is the machine's until
+	// the chat has read the profile (SetZone).
+	zone atomic.Pointer[time.Location]
 }
+
+// zoned is a Recaller that reads a message's time words in the user's zone.
+type zoned interface{ SetZone(*time.Location) }
+
+// SetZone makes later recalls read time words in loc.
+func (r *IndexRecall) SetZone(loc *time.Location) { r.zone.Store(loc) }
 
 var _ Recaller = (*IndexRecall)(nil)
 
@@ -68,7 +78,11 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 	r.refreshing.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true, NoSnippet: true})
+	now := time.Now()
+	if z := r.zone.Load(); z != nil {
+		now = now.In(z)
+	}
+	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true, NoSnippet: true, Now: now})
 	if errors.Is(err, index.ErrNotFound) || errors.Is(err, index.ErrNoTerms) {
 		return nil, nil // nothing to recall is not a failure
 	}
@@ -77,7 +91,7 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 	}
 	out := make([]Recalled, len(hits))
 	for i, h := range hits {
-		out[i] = Recalled{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Heading: h.Heading, Date: h.Date, Text: h.Text, Query: h.Query}
+		out[i] = Recalled{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Heading: h.Heading, Date: h.Date, Text: h.Text, By: h.By, Query: h.Query}
 	}
 	return out, nil
 }
@@ -163,6 +177,13 @@ type aheadRecall struct {
 	hits    []Recalled
 	err     error
 	taken   atomic.Bool
+}
+
+// SetZone passes the user's zone on to the recalls after the first.
+func (a *aheadRecall) SetZone(loc *time.Location) {
+	if z, ok := a.Recaller.(zoned); ok {
+		z.SetZone(loc)
+	}
 }
 
 func (a *aheadRecall) Recall(ctx context.Context, text string, k int) ([]Recalled, error) {

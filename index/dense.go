@@ -329,7 +329,7 @@ func (ix *Index) candidateRows(ctx context.Context, ids []int64) ([]*candidate, 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT c.id, c.date, c.file_id FROM json_each(?1) j JOIN chunks c ON c.id = j.value`, string(js))
+	rows, err := ix.db.QueryContext(ctx, `SELECT c.id, c.date, c.file_id, c.by FROM json_each(?1) j JOIN chunks c ON c.id = j.value`, string(js))
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +337,7 @@ func (ix *Index) candidateRows(ctx context.Context, ids []int64) ([]*candidate, 
 	var out []*candidate
 	for rows.Next() {
 		c := &candidate{}
-		if err := rows.Scan(&c.id, &c.date, &c.file); err != nil {
+		if err := rows.Scan(&c.id, &c.date, &c.file, &c.by); err != nil {
 			return nil, err
 		}
 		out = append(out, c)

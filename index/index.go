@@ -28,7 +28,11 @@ const FileName = "index.db"
 // 2: a note's secrets are stored as their markers; FTS5 secure-delete
 // (sqlFinishBuild) leaves no deleted term in its pages; CJK, Hangul and
 // Thai runs are indexed a character a token (segment.go).
-const schemaVersion = 2
+// 3: chunks.by tells the assistant's words (a logged turn's reply) from the
+// user's; a turn's two halves are chunks of their own; a note's front
+// matter is a chunk, and its chunks without a heading carry its title;
+// chunks_vocab (typos) and chunks(date) (time words).
+const schemaVersion = 3
 
 // applicationID marks index.db as ours ("agIX"), so a foreign SQLite file
 // dropped at that name is rebuilt instead of being written into.

@@ -115,13 +115,24 @@ type plan struct {
 	// chunks whose indexed form is not their text).
 	marks []string
 	raw   bool
-	when  bool // a question about a time: chunks that say a date rise
+	text  string // what the words were read from
+	when  bool   // a question about a time: chunks that say a date rise
+	// days, when set, keeps the search to the chunks of some days (days.go).
+	days *daySpan
 	// dense, when set, waits for the query's embedding (dense.go); nil
 	// when the search is by words only.
 	dense func() ([]float32, string)
 	// memo keeps what the vector side read for a query run twice in one
 	// search (freshQuery).
 	memo *denseMemo
+}
+
+// match is the plain sub-query's expression, "" for a plan of days alone.
+func (p plan) match() string {
+	if len(p.subs) == 0 {
+		return ""
+	}
+	return p.subs[0].match
 }
 
 // buildPlan turns a search's text into its sub-queries: the OR of its words
@@ -142,7 +153,7 @@ func buildPlan(text string, raw bool) plan {
 	}
 	words := strings.Join(terms, " ")
 	anyWord := orQuery(terms, " OR ")
-	p := plan{subs: []subQuery{{match: anyWord, label: words, weight: 1}}, snippet: anyWord, marks: terms}
+	p := plan{subs: []subQuery{{match: anyWord, label: words, weight: 1}}, snippet: anyWord, marks: terms, text: text}
 	if allWeight > 0 && len(terms) > 1 && len(terms) <= allMaxTerms {
 		p.subs = append(p.subs, subQuery{match: orQuery(terms, " AND "), label: "all: " + words, weight: allWeight})
 	}

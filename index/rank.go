@@ -21,6 +21,11 @@ const (
 	// date already ranked above it (its own neighbours excepted), so
 	// evidence spread over several days fits the budget.
 	sameDateDecay = 0.8
+	// assistantShare multiplies the score of the assistant's words (a
+	// logged turn's reply): the user's note about the same thing ranks
+	// first, and a model's wrong answer is not reinforced by its own
+	// transcript (docs/decisions-index.md, "Whose words").
+	assistantShare = 0.5
 )
 
 // subQuery is one FTS5 MATCH expression of a search and what it stands for.
@@ -36,6 +41,7 @@ type candidate struct {
 	score float64 // bm25, sign flipped; after fusion the fused score
 	date  string
 	file  int64
+	by    string  // chunks.by: "assistant" for the assistant's words
 	sub   int     // the sub-query that gave it most of its score
 	best  float64 // that sub-query's contribution
 	plain float64 // the plain query's contribution (subs[0])
@@ -52,7 +58,7 @@ func (ix *Index) rankPlan(ctx context.Context, p plan, k int) ([]candidate, erro
 	byID := map[int64]*candidate{}
 	var order []*candidate
 	for si, s := range p.subs {
-		cs, err := ix.candidates(ctx, s.match, pool, k)
+		cs, err := ix.candidates(ctx, s.match, pool, k, p.days)
 		if err != nil {
 			return nil, err
 		}
@@ -82,12 +88,28 @@ func (ix *Index) rankPlan(ctx context.Context, p plan, k int) ([]candidate, erro
 			}
 		}
 	}
+	if p.days != nil {
+		order = inDays(order, p.days)
+		// The days' other entries join a search whose days its words
+		// named; --since/--until only filter, unless no word is left.
+		if !p.days.strict || len(p.subs) == 0 {
+			var err error
+			if order, err = ix.ofDays(ctx, p.days, pool, byID, order); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if p.when {
 		if err := ix.liftDated(ctx, order); err != nil {
 			return nil, err
 		}
 	}
 	liftNext(order, byID)
+	for _, c := range order {
+		if c.by != "" {
+			c.score *= assistantShare
+		}
+	}
 	sort.SliceStable(order, func(i, j int) bool {
 		if order[i].score != order[j].score {
 			return order[i].score > order[j].score
@@ -152,7 +174,10 @@ func liftNext(order []*candidate, byID map[int64]*candidate) {
 		base[c.id] = c.score
 	}
 	for _, c := range order {
-		if prev, ok := byID[c.id-1]; ok && prev.file == c.file {
+		if c.sub == subDays {
+			continue // found by its date alone: no score of words to share
+		}
+		if prev, ok := byID[c.id-1]; ok && prev.file == c.file && prev.sub != subDays {
 			c.score += nextShare * base[prev.id]
 		}
 	}
@@ -200,9 +225,9 @@ func spreadDates(order []*candidate, k int) []candidate {
 // candidates returns the best n chunks for match by bm25, ties broken by the
 // newer date. SQLite ranks ids only; when the k-th score is tied with the
 // last row fetched, the fetch widens so the tie is broken by date.
-func (ix *Index) candidates(ctx context.Context, match string, n, k int) ([]candidate, error) {
+func (ix *Index) candidates(ctx context.Context, match string, n, k int, days *daySpan) ([]candidate, error) {
 	for lim := n + k/2 + 4; ; lim *= 4 {
-		cs, err := ix.candidatesN(ctx, match, lim)
+		cs, err := ix.candidatesN(ctx, match, lim, days)
 		if err != nil {
 			return nil, err
 		}
@@ -218,8 +243,12 @@ func (ix *Index) candidates(ctx context.Context, match string, n, k int) ([]cand
 	}
 }
 
-func (ix *Index) candidatesN(ctx context.Context, match string, n int) ([]candidate, error) {
-	rows, err := ix.db.QueryContext(ctx, sqlRankIDs, match, n)
+func (ix *Index) candidatesN(ctx context.Context, match string, n int, days *daySpan) ([]candidate, error) {
+	stmt, args := sqlRankIDs, []any{match, n}
+	if days != nil {
+		stmt, args = sqlRankIDsOfDays, append(args, days.from, days.to)
+	}
+	rows, err := ix.db.QueryContext(ctx, stmt, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +257,7 @@ func (ix *Index) candidatesN(ctx context.Context, match string, n int) ([]candid
 	for rows.Next() {
 		var c candidate
 		var bm25 float64
-		if err := rows.Scan(&c.id, &bm25, &c.date, &c.file); err != nil {
+		if err := rows.Scan(&c.id, &bm25, &c.date, &c.file, &c.by); err != nil {
 			return nil, err
 		}
 		c.score = -bm25
@@ -265,7 +294,7 @@ func (ix *Index) fetch(ctx context.Context, cs []candidate, p plan, snippet stri
 		var h Hit
 		var id int64
 		var snip sql.NullString
-		if err := rows.Scan(&id, &h.Path, &h.StartLine, &h.EndLine, &h.Heading, &h.Date, &h.Text, &snip); err != nil {
+		if err := rows.Scan(&id, &h.Path, &h.StartLine, &h.EndLine, &h.Heading, &h.Date, &h.By, &h.Text, &snip); err != nil {
 			return nil, err
 		}
 		h.Snippet = snip.String
@@ -285,7 +314,9 @@ func (ix *Index) fetch(ctx context.Context, cs []candidate, p plan, snippet stri
 			// FTS5's snippet() marks by the positions of the token form.
 			h.Snippet = segSnippet(h.Text, p.marks)
 		}
-		if c.sub < 0 {
+		if c.sub == subDays {
+			h.Query = p.days.label
+		} else if c.sub < 0 {
 			h.Query = denseLabel
 			if snippet != "" && h.Snippet == "" {
 				h.Snippet = lead(h.Text) // no word of the query in it to show

@@ -409,7 +409,7 @@ func (ix *Index) keptNotes(ctx context.Context, ents []entry) ([]keptNote, error
 			var size, mtime int64
 			var hash []byte
 			var c memory.Chunk
-			if err := rows.Scan(&path, &size, &mtime, &hash, &c.StartLine, &c.EndLine, &c.Heading, &c.Date, &c.Text); err != nil {
+			if err := rows.Scan(&path, &size, &mtime, &hash, &c.StartLine, &c.EndLine, &c.Heading, &c.Date, &c.Text, &c.By); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("reindex: keep %s: %w", prefix, err)
 			}

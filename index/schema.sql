@@ -34,8 +34,12 @@ CREATE TABLE chunks (
     end_line   INTEGER NOT NULL,
     heading    TEXT NOT NULL,   -- heading path, "Trip planning › Flights"
     date       TEXT NOT NULL,   -- "2026-11-20" for daily logs, "" otherwise
-    text       TEXT NOT NULL
+    text       TEXT NOT NULL,
+    by         TEXT NOT NULL DEFAULT '' -- 'assistant': a logged turn's reply; '': the user's words
 );
+
+-- A search that names days ("yesterday", --since) reads their chunks.
+CREATE INDEX chunks_date ON chunks(date);
 
 -- Porter stemming over unicode61 so "painting" finds "paints" and "café"
 -- finds "cafe"; heading and text are separate columns so bm25 can weigh the
@@ -45,3 +49,7 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
     content = 'chunks', content_rowid = 'id',
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
+
+-- The index's vocabulary, the terms (stems) and how many chunks hold each:
+-- a query word with no hit is matched to its nearest term (typo.go).
+CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"agent/index/sqlitedb"
 )
@@ -30,6 +31,14 @@ type SearchOptions struct {
 	Fresh bool
 	// NoSnippet leaves Hit.Snippet empty, for a caller that uses Text.
 	NoSnippet bool
+	// Now, when set, lets the query's time words ("yesterday", "last
+	// week", "in October", "2026-11-23": timewords.Find) keep the search
+	// to the chunks of those days, resolved in Now's zone (the user's);
+	// the time words need not match. Zero leaves them ordinary words.
+	Now time.Time
+	// Since and Until ("2006-01-02", inclusive; "" for open) keep the
+	// search to the chunks dated within them (daily logs, dated notes).
+	Since, Until string
 }
 
 // Hit is one chunk that matched, with its exact source.
@@ -39,6 +48,7 @@ type Hit struct {
 	EndLine   int
 	Heading   string
 	Date      string  // "" outside the daily logs
+	By        string  // "assistant" for the assistant's words (a logged turn's reply), "" for the user's
 	Score     float64 // relevance, higher is better (fused; comparable within one search)
 	Snippet   string  // a few words around the matches, marked with MarkStart/MarkEnd
 	Text      string  // the whole chunk
@@ -46,6 +56,9 @@ type Hit struct {
 	// (buildPlan's labels: "lisbon flight", "all: …", "forms: …", "when: …",
 	// or a raw query as typed), for a caller to show why it was recalled.
 	Query string
+	// Corrected are the query's words that matched nothing and the words
+	// of the index searched in their place (typo.go); nil for none.
+	Corrected []Correction
 }
 
 // ChangeMonitor tells whether the memory files may have changed since it was
@@ -73,8 +86,8 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 	case k < 0:
 		return nil, fmt.Errorf("%w k %d: must be at least 1", ErrInvalid, k)
 	}
-	p := buildPlan(query, opts.Raw)
-	if len(p.subs) == 0 {
+	p := searchPlan(query, opts)
+	if len(p.subs) == 0 && p.days == nil {
 		return nil, fmt.Errorf("%w: %q has no word to search for: a query needs letters or digits", ErrNoTerms, query)
 	}
 	if d := ix.startDense(ctx, query, opts.Raw); d != nil {
@@ -171,9 +184,23 @@ func (ix *Index) freshQuery(ctx context.Context, p plan, k int, opts SearchOptio
 // query runs the two-step search: rank ids (rankPlan), then read text, path
 // and snippet for the few kept.
 func (ix *Index) query(ctx context.Context, p plan, k int, opts SearchOptions) ([]Hit, error) {
+	p, err := ix.daysPlan(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.subs) == 0 && p.days == nil { // the time words were all, and no chunk is of their days
+		return nil, nil
+	}
+	fixes, err := ix.corrections(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if len(fixes) > 0 {
+		p = corrected(p, fixes)
+	}
 	cs, err := ix.rankPlan(ctx, p, k)
 	if err != nil {
-		return nil, searchError(p.subs[0].match, p.raw, err)
+		return nil, searchError(p.match(), p.raw, err)
 	}
 	snip := p.snippet
 	if opts.NoSnippet {
@@ -181,7 +208,13 @@ func (ix *Index) query(ctx context.Context, p plan, k int, opts SearchOptions) (
 	}
 	hits, err := ix.fetch(ctx, cs, p, snip)
 	if err != nil {
-		return nil, searchError(p.subs[0].match, p.raw, err)
+		return nil, searchError(p.match(), p.raw, err)
+	}
+	for i := range hits {
+		hits[i].Corrected = fixes
+		if !opts.NoSnippet && hits[i].Snippet == "" {
+			hits[i].Snippet = lead(hits[i].Text) // found by its date: no word of the query in it
+		}
 	}
 	return hits, nil
 }

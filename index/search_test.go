@@ -167,7 +167,7 @@ func TestSearchNoSnippet(t *testing.T) {
 			t.Fatalf("hit %d: snippet %q with, %q without", i, with[i].Snippet, without[i].Snippet)
 		}
 		with[i].Snippet = ""
-		if with[i] != without[i] {
+		if !reflect.DeepEqual(with[i], without[i]) {
 			t.Fatalf("hit %d differs: %+v vs %+v", i, with[i], without[i])
 		}
 	}

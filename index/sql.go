@@ -18,11 +18,11 @@ const (
 	sqlUpsertFilesConflict = ` ON CONFLICT(id) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns,
 		hash = excluded.hash, problem = excluded.problem, racy = excluded.racy,
 		first_chunk = excluded.first_chunk, last_chunk = excluded.last_chunk`
-	sqlInsertChunks = `INSERT INTO chunks(id, file_id, start_line, end_line, heading, date, text) VALUES `
+	sqlInsertChunks = `INSERT INTO chunks(id, file_id, start_line, end_line, heading, date, text, by) VALUES `
 
 	// The notes of a source folder that is gone, read from the old index
 	// to carry them into a rebuilt one: ?1 is "NAME:", ?2 "NAME;".
-	sqlKeptNotes = `SELECT f.path, f.size, f.mtime_ns, f.hash, c.start_line, c.end_line, c.heading, c.date, c.text
+	sqlKeptNotes = `SELECT f.path, f.size, f.mtime_ns, f.hash, c.start_line, c.end_line, c.heading, c.date, c.text, c.by
 		FROM files f JOIN chunks c ON c.file_id = f.id
 		WHERE f.path >= ?1 AND f.path < ?2 AND f.problem IS NULL ORDER BY f.path, c.id`
 
@@ -80,13 +80,25 @@ const (
 const (
 	sqlRankIDs = `WITH top(id, score) AS (
 			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY 2 LIMIT ?2)
-		SELECT top.id, top.score, c.date, c.file_id FROM top JOIN chunks c ON c.id = top.id`
+		SELECT top.id, top.score, c.date, c.file_id, c.by FROM top JOIN chunks c ON c.id = top.id`
+	// sqlRankIDs kept to the chunks of the days ?3..?4 (days.go).
+	sqlRankIDsOfDays = `WITH top(id, score) AS (
+			SELECT rowid, bm25(chunks_fts, 2.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?1
+				AND rowid IN (SELECT id FROM chunks WHERE date BETWEEN ?3 AND ?4) ORDER BY 2 LIMIT ?2)
+		SELECT top.id, top.score, c.date, c.file_id, c.by FROM top JOIN chunks c ON c.id = top.id`
+	sqlAnyOfDays    = `SELECT EXISTS (SELECT 1 FROM chunks WHERE date BETWEEN ?1 AND ?2)`
+	sqlChunksOfDays = `SELECT id, date, file_id, by FROM chunks WHERE date BETWEEN ?1 AND ?2 ORDER BY date DESC, id LIMIT ?3`
+	// Typos (typo.go): whether a word has a hit, the vocabulary's terms
+	// from ?1 up to ?2, and a chunk holding a term.
+	sqlAnyMatch  = `SELECT EXISTS (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?1)`
+	sqlVocabFrom = `SELECT term, doc FROM chunks_vocab WHERE term >= ?1 AND term < ?2`
+	sqlOneMatch  = `SELECT c.text FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?1 LIMIT 1`
 	// The text of candidates, for a "when" question's date check.
 	sqlChunkTexts = `SELECT c.id, c.text FROM json_each(?1) j JOIN chunks c ON c.id = j.value`
-	sqlFetchHits  = `SELECT c.id, f.path, c.start_line, c.end_line, c.heading, c.date, c.text,
+	sqlFetchHits  = `SELECT c.id, f.path, c.start_line, c.end_line, c.heading, c.date, c.by, c.text,
 			(SELECT snippet(chunks_fts, 1, char(2), char(3), '…', 16) FROM chunks_fts
 				WHERE chunks_fts MATCH ?2 AND rowid = c.id)
 		FROM json_each(?1) j JOIN chunks c ON c.id = j.value JOIN files f ON f.id = c.file_id`
-	sqlFetchHitsNoSnippet = `SELECT c.id, f.path, c.start_line, c.end_line, c.heading, c.date, c.text, ''
+	sqlFetchHitsNoSnippet = `SELECT c.id, f.path, c.start_line, c.end_line, c.heading, c.date, c.by, c.text, ''
 		FROM json_each(?1) j JOIN chunks c ON c.id = j.value JOIN files f ON f.id = c.file_id`
 )

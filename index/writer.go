@@ -40,7 +40,7 @@ type writer struct {
 
 func newWriter(ctx context.Context, tx *sql.Tx, warn func(string), now time.Time) (*writer, error) {
 	w := &writer{warn: warn, now: now, racyAfter: now.Add(-racyWindow).UnixNano(), tx: tx, stmts: map[string]*sql.Stmt{},
-		chunks: &bulk{tx: tx, insert: sqlInsertChunks, cols: 7},
+		chunks: &bulk{tx: tx, insert: sqlInsertChunks, cols: 8},
 		files:  &bulk{tx: tx, insert: sqlUpsertFiles, suffix: sqlUpsertFilesConflict, cols: 9},
 	}
 	if err := tx.QueryRowContext(ctx, sqlNextIDs).Scan(&w.nextFile, &w.nextChunk); err != nil {
@@ -109,7 +109,7 @@ func (w *writer) write(ctx context.Context, j *job, r result, st *Stats) error {
 		first, last = w.nextChunk, w.nextChunk+int64(len(r.chunks))-1
 		forms := r.forms
 		for i, c := range r.chunks {
-			if err := w.chunks.add(ctx, w.nextChunk, id, c.StartLine, c.EndLine, c.Heading, c.Date, c.Text); err != nil {
+			if err := w.chunks.add(ctx, w.nextChunk, id, c.StartLine, c.EndLine, c.Heading, c.Date, c.Text, c.By); err != nil {
 				return err
 			}
 			if len(forms) > 0 && forms[0].chunk == i {

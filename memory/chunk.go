@@ -11,4 +11,7 @@ type Chunk struct {
 	Heading   string // heading path, outermost first, joined by " › "
 	Date      string // "2026-11-20" from a log's file name; "" for other files
 	Text      string // the chunk's markdown source lines, as in the file
+	// By is ByAssistant when the chunk is the assistant's words (a logged
+	// chat turn's reply), "" when it is the user's.
+	By string
 }

@@ -74,7 +74,28 @@ func ChunkFile(rel string, data []byte, opts ChunkOptions) ([]Chunk, error) {
 		c.target = 1
 	}
 	c.walk(c.parse())
+	if c.date == "" || !inNoteDir(rel) {
+		c.titled(rel)
+	}
 	return c.out, nil
+}
+
+// titled makes a note's front matter searchable and gives its chunks
+// without a heading the note's title (noteTitle): the front matter, when
+// it holds a title, tags or aliases, is a chunk of its own, first, cited
+// by the title; its lines are the file's as always.
+func (c *chunker) titled(rel string) {
+	fm := readFrontMatter(c.data[c.first:], c.base-c.first)
+	title := noteTitle(fm.title, c.firstHeading, rel)
+	for i := range c.out {
+		if c.out[i].Heading == "" {
+			c.out[i].Heading = title
+		}
+	}
+	if fm.indexed {
+		s := span{1, fm.lastLine}
+		c.out = append([]Chunk{{Path: c.path, StartLine: s.start, EndLine: s.end, Heading: title, Date: c.date, Text: c.text(s)}}, c.out...)
+	}
 }
 
 // LogDate returns the date of a daily log from its workspace-relative path,
@@ -182,7 +203,13 @@ type chunker struct {
 	buf      []byte    // scratch for headingText
 	cur      span      // the chunk being built; cur.start == 0 when none
 	hasBody  bool      // cur holds more than heading lines
-	out      []Chunk
+	// firstHeading is the text of the file's first "# title", "" before one.
+	firstHeading string
+	// turn says the open section is a logged chat turn (a log's "### 09:30
+	// · session NAME"); by is whose words cur holds (Chunk.By).
+	turn bool
+	by   string
+	out  []Chunk
 }
 
 type heading struct {
@@ -217,6 +244,9 @@ func (c *chunker) walk(doc ast.Node) {
 			c.openSection(h)
 			c.cur = b.span
 			continue
+		}
+		if c.turn && c.by == "" {
+			c.splitTurn(b.span)
 		}
 		c.addUnits(b.node, b.span)
 	}
@@ -317,6 +347,24 @@ func (c *chunker) addUnit(s span, body bool) {
 	c.hasBody = c.hasBody || body
 }
 
+// splitTurn starts the assistant's part of a logged turn at a block that
+// opens with the reply's mark (turnReply): the user's words before it are a
+// chunk of their own. A block that holds the mark further down (a message
+// written as code, say) cannot be cut: its chunk is counted the
+// assistant's, the side that ranks lower.
+func (c *chunker) splitTurn(s span) {
+	for l := s.start; l <= s.end; l++ {
+		if !turnReply(c.text(span{l, l})) {
+			continue
+		}
+		if l == s.start && c.hasBody {
+			c.flush()
+		}
+		c.by = ByAssistant
+		return
+	}
+}
+
 // openSection updates the heading path for a new heading.
 func (c *chunker) openSection(h *ast.Heading) {
 	for len(c.headings) > 0 && c.headings[len(c.headings)-1].level >= h.Level {
@@ -330,6 +378,11 @@ func (c *chunker) openSection(h *ast.Heading) {
 	}
 	c.headings = append(c.headings, heading{h.Level, t})
 	c.heading = c.headingPath()
+	if c.firstHeading == "" && h.Level == 1 {
+		c.firstHeading = t
+	}
+	c.turn = c.date != "" && strings.HasPrefix(c.path, logsDir+"/") && isTurnHeading(t)
+	c.by = ""
 }
 
 // headingText is the heading's source text with runs of blanks collapsed
@@ -368,6 +421,7 @@ func (c *chunker) flush() {
 			Heading:   c.heading,
 			Date:      c.date,
 			Text:      c.text(c.cur),
+			By:        c.by,
 		})
 	}
 	c.cur = span{}

@@ -27,6 +27,7 @@ type goldenChunk struct {
 	Heading   string `json:"heading"`
 	Date      string `json:"date"`
 	Text      string `json:"text"`
+	By        string `json:"by,omitempty"`
 }
 
 // relFor names a test file as it would sit in a workspace: dated files are
@@ -148,16 +149,18 @@ func TestChunkFileCases(t *testing.T) {
 		{"other h1 in a log is kept", "logs/2026-11-20.md", "# Trip\n\nx\n", 0, []want{{1, 3, "Trip"}}},
 		{"crlf", "a.md", "# A\r\n\r\nx\r\ny\r\n", 0, []want{{1, 4, "A"}}},
 		{"setext spans its underline", "a.md", "Two\nlines\n---\nbody\n", 0, []want{{1, 4, "Two lines"}}},
-		{"front matter excluded", "a.md", "---\na: 1\n---\n\nbody\n", 0, []want{{5, 5, ""}}},
+		{"front matter excluded", "a.md", "---\na: 1\n---\n\nbody\n", 0, []want{{5, 5, "a"}}}, // cited by the file's name
+		{"front matter with a title is a chunk", "a.md", "---\ntitle: Plans\ntags: [x]\n---\n\nbody\n", 0, []want{{1, 4, "Plans"}, {6, 6, "Plans"}}},
+		{"a log's preamble has no title", "logs/2026-11-20.md", "ran\n", 0, []want{{1, 1, ""}}},
 		{"only front matter", "a.md", "---\na: 1\n---\n", 0, nil},
 		{"split between paragraphs", "a.md", "# A\n\naaaa\n\nbbbb\n\ncccc\n", 8,
 			[]want{{1, 3, "A"}, {5, 5, "A"}, {7, 7, "A"}}},
 		{"code block kept whole", "a.md", "# A\n\n```\n1\n2\n3\n4\n5\n```\n\nafter\n", 8,
 			[]want{{1, 9, "A"}, {11, 11, "A"}}},
 		{"long list split between items", "a.md", "- one one\n- two two\n- three three\n", 12,
-			[]want{{1, 1, ""}, {2, 2, ""}, {3, 3, ""}}},
+			[]want{{1, 1, "a"}, {2, 2, "a"}, {3, 3, "a"}}},
 		{"quote split keeps its markers", "a.md", ">\n> aaaa\n>\n> bbbb\n", 8,
-			[]want{{2, 2, ""}, {4, 4, ""}}},
+			[]want{{2, 2, "a"}, {4, 4, "a"}}},
 		{"thematic break alone is no chunk", "a.md", "# A\n\n---\n", 0, nil},
 	}
 	for _, tt := range tests {

@@ -131,6 +131,14 @@ echo
 # mixed-language notes (BASE_BIN=<an older agent> adds its figures beside).
 BENCH_WORK=$work AGENT_BIN=$bin "$root/scripts/bench-multilingual.sh"
 
+# Memory in daily use (issue 46, docs/decisions-index.md, "Measured"): a
+# generated diary, notes with front matter, chats with wrong answers, and
+# questions with time words and typos; each category's recall.
+echo >&2 "bench.sh: memory in daily use"
+echo
+(cd "$root" && go run -tags "$tags" ./scripts/memorybench) ||
+    echo >&2 "bench.sh: memorybench failed"
+
 # Journal (core/journal, docs/decisions-journal.md): a device reading a year
 # of another's changes (5,000 entries) for the first time, and what every
 # command pays when no journal changed (three devices' journals, a year each).

@@ -15,6 +15,7 @@ import (
 	"agent/core/printable"
 	"agent/core/watch"
 	"agent/index"
+	"agent/index/timewords"
 )
 
 // memoryIndexCommands: agent memory reindex, search, watch, status.
@@ -36,6 +37,8 @@ func (a *app) memoryIndexCommands() []*cli.Command {
 				&cli.IntFlag{Name: "k", Value: index.DefaultK, Usage: "number of hits"},
 				&cli.BoolFlag{Name: "raw", Usage: "QUERY is FTS5 query syntax, passed through"},
 				&cli.BoolFlag{Name: "no-refresh", Usage: "search the index as it is, without checking files for changes"},
+				&cli.StringFlag{Name: "since", Usage: "only entries dated on or after `YYYY-MM-DD` (daily logs, dated notes)"},
+				&cli.StringFlag{Name: "until", Usage: "only entries dated on or before `YYYY-MM-DD`"},
 			},
 			Action: a.runSearch,
 		},
@@ -150,10 +153,14 @@ type hitJSON struct {
 	EndLine   int     `json:"end_line"`
 	Heading   string  `json:"heading"`
 	Date      string  `json:"date"`
+	By        string  `json:"by"` // "user", or "assistant" for its words in a logged turn
 	Score     float64 `json:"score"`
 	Query     string  `json:"query"`
 	Snippet   string  `json:"snippet"`
 	Text      string  `json:"text"`
+	// Corrected: the query's words that matched nothing and the words
+	// searched in their place; absent when none.
+	Corrected []index.Correction `json:"corrected,omitempty"`
 }
 
 var unmark = strings.NewReplacer(index.MarkStart, "", index.MarkEnd, "")
@@ -174,13 +181,31 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 	if k < 1 {
 		return usagef("-k must be at least 1, got %d", k)
 	}
-	ix, _, err := a.openIndex(ctx)
+	since, until := cmd.String("since"), cmd.String("until")
+	for _, d := range []struct{ flag, v string }{{"since", since}, {"until", until}} {
+		if _, err := time.Parse(time.DateOnly, d.v); d.v != "" && err != nil {
+			return usagef("--%s %q: want a date, YYYY-MM-DD", d.flag, d.v)
+		}
+	}
+	if since != "" && until != "" && until < since {
+		return usagef("--until %s is before --since %s", until, since)
+	}
+	ix, home, err := a.openIndex(ctx)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
+	if _, ok := timewords.Find(query, a.now()); ok && !cmd.Bool("raw") {
+		// "yesterday" is the user's: their zone is read from the profile,
+		// which a search without time words does not open state.db for.
+		if ws, err := core.Open(ctx, home); err == nil {
+			a.zone = core.WorkspaceZone(ctx, ws)
+			ws.Close()
+		}
+	}
 	return a.searchMemory(query, func(opts index.SearchOptions) ([]index.Hit, error) {
 		opts.K, opts.Raw, opts.Fresh = k, cmd.Bool("raw"), !cmd.Bool("no-refresh")
+		opts.Since, opts.Until = since, until
 		return ix.Search(ctx, query, opts)
 	})
 }
@@ -189,7 +214,11 @@ func (a *app) runSearch(ctx context.Context, cmd *cli.Command) error {
 // REPL's open one) and prints its hits: the one code path of `agent memory
 // search` and /search, so both show the same snippets, escaped alike.
 func (a *app) searchMemory(query string, search func(index.SearchOptions) ([]index.Hit, error)) error {
-	hits, err := search(index.SearchOptions{K: index.DefaultK, Fresh: true})
+	zone := a.zone
+	if zone == nil {
+		zone = time.Local
+	}
+	hits, err := search(index.SearchOptions{K: index.DefaultK, Fresh: true, Now: a.now().In(zone)})
 	if errors.Is(err, index.ErrNotFound) {
 		// Documented: exit 3, nothing on stdout; a person is told so.
 		a.emptyHint("nothing in memory matches %q (remember something with: agent memory add TEXT, or agent log TEXT)", query)
@@ -197,6 +226,9 @@ func (a *app) searchMemory(query string, search func(index.SearchOptions) ([]ind
 	}
 	if err != nil {
 		return err
+	}
+	for _, c := range hits[0].Corrected {
+		a.infof("searched \"%s\" for \"%s\"", printable.Escape(c.Searched), printable.Escape(c.Typed))
 	}
 	return a.printHits(hits)
 }
@@ -208,7 +240,7 @@ func (a *app) printHits(hits []index.Hit) error {
 	case a.jsonOut:
 		out := make([]hitJSON, len(hits))
 		for i, h := range hits {
-			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, h.Score, h.Query, unmark.Replace(h.Snippet), h.Text}
+			out[i] = hitJSON{h.Path, h.StartLine, h.EndLine, h.Heading, h.Date, speaker(h), h.Score, h.Query, unmark.Replace(h.Snippet), h.Text, h.Corrected}
 		}
 		return a.writeJSON(out)
 	case a.io.OutTTY:
@@ -220,6 +252,9 @@ func (a *app) printHits(hits []index.Hit) error {
 			// sequence or a newline in them is shown, never acted on.
 			loc := fmt.Sprintf("%s:%d-%d", printable.EscapeInvisible(h.Path), h.StartLine, h.EndLine)
 			heading := printable.EscapeInvisible(h.Heading)
+			if h.By != "" {
+				heading += " (" + h.By + "'s words)"
+			}
 			if cols := a.io.cols(); cols > 0 {
 				heading = fitCell(heading, max(cols-displayWidth(loc)-2, minCol))
 			}
@@ -238,6 +273,15 @@ func (a *app) printHits(hits []index.Hit) error {
 		}
 		return nil
 	}
+}
+
+// speaker is whose words a hit is, as --json says it: "user" or
+// "assistant" (index.Hit.By).
+func speaker(h index.Hit) string {
+	if h.By == "" {
+		return "user"
+	}
+	return h.By
 }
 
 // highlight renders a snippet for the terminal: matched terms bold, the

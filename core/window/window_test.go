@@ -292,3 +292,23 @@ func TestASummaryLeftOutTakesOnlyItsRoom(t *testing.T) {
 		t.Errorf("the window starts at %d with a summary left out, at %d with none", with.WindowStart, without.WindowStart)
 	}
 }
+
+// The assistant's past words are fenced as its own (issue 46): a recalled
+// reply's fence says by="assistant"; the user's note's says no speaker.
+func TestAssistantsWordsFencedAsItsOwn(t *testing.T) {
+	in := baseInput()
+	in.Recalled = []Recalled{
+		{Path: "logs/2026-11-18.md", StartLine: 3, EndLine: 5, Date: "2026-11-18", Text: "Dentist appointment moved to Thursday 10:00."},
+		{Path: "logs/2026-11-20.md", StartLine: 7, EndLine: 7, Heading: "18:02 · session kitchen", Date: "2026-11-20", By: "assistant", Text: "**Atlas:** Your dentist appointment is on Monday at 15:00."},
+	}
+	a, err := Assemble(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(a.Context, `<memory source="logs/2026-11-20.md:7-7 › 18:02 · session kitchen" date="2026-11-20" by="assistant">`+"\n**Atlas:** Your dentist") {
+		t.Errorf("the reply is not fenced as the assistant's:\n%s", a.Context)
+	}
+	if !strings.Contains(a.Context, `<memory source="logs/2026-11-18.md:3-5" date="2026-11-18">`+"\nDentist appointment moved") {
+		t.Errorf("the user's note is fenced with a speaker:\n%s", a.Context)
+	}
+}
