@@ -54,6 +54,10 @@ type Workspace struct {
 	// JournalErr is why the other devices' journals could not be read at
 	// open (core/journal): the command goes on with what this device has.
 	JournalErr error
+	// JournalRefused names each line of another device's journal the open
+	// refused (file, line, why: core/journal checks each as a change made
+	// here is), once: the command says them on stderr.
+	JournalRefused []journal.Refusal
 }
 
 // ResolveHome picks the workspace directory: the --home flag, else
@@ -119,9 +123,11 @@ func OpenState(ctx context.Context, home string) (*sql.DB, error) {
 // file-sync tool are seen by the next command. Without news it is a stat
 // per journal.
 func (w *Workspace) syncJournal(ctx context.Context) {
-	if _, err := journal.Sync(ctx, w.State, w.Home, time.Now); err != nil {
+	res, err := journal.Sync(ctx, w.State, w.Home, time.Now)
+	if err != nil {
 		w.JournalErr = err
 	}
+	w.JournalRefused = res.Refused
 }
 
 // Close appends this process's changes to the records to the device's

@@ -66,6 +66,7 @@ func (a *app) initCommand() *cli.Command {
 			if ws.JournalErr != nil {
 				a.warnf("%v; the next command tries again", ws.JournalErr)
 			}
+			a.sayRefused(ws)
 			if err := a.initProfile(ctx, profile.NewStore(ws.State, a.now), names); err != nil {
 				return err
 			}

@@ -98,6 +98,7 @@ func (a *app) journalReplay(home string) func(context.Context) error {
 		if err != nil {
 			return err
 		}
+		a.sayRefused(ws)
 		return errors.Join(ws.JournalErr, a.forgetPending(ctx, home, ws.State), ws.Close())
 	}
 }
@@ -139,6 +140,7 @@ func (a *app) forgetAfterMerge(ctx context.Context, home string, files []string)
 		// the next command, and a forget in it applied then.
 		a.warnf("%v; the next command tries again", ws.JournalErr)
 	}
+	a.sayRefused(ws)
 	err = a.forgetPending(ctx, home, ws.State)
 	if cerr := ws.Close(); err == nil {
 		err = cerr

@@ -308,6 +308,7 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 		// written or read stays for the next command.
 		a.warnf("%v; the next command tries again", ws.JournalErr)
 	}
+	a.sayRefused(ws)
 	if _, err := a.settleForgets(ctx, ws); err != nil {
 		ws.Close()
 		return nil, err
@@ -332,6 +333,13 @@ func (a *app) settleForgets(ctx context.Context, ws *core.Workspace) (acted bool
 		return true, err
 	}
 	return true, a.forgetPending(ctx, ws.Home, ws.State)
+}
+
+// sayRefused names the journal lines the open refused, once each.
+func (a *app) sayRefused(ws *core.Workspace) {
+	for _, r := range ws.JournalRefused {
+		a.warnf("%s", r)
+	}
 }
 
 // warnf prints a diagnostic on stderr in the house style.
