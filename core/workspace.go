@@ -9,6 +9,7 @@
 //	   state.db's opening, the time shown to a person, test servers
 //	1  window (fits a turn into num_ctx), ollama (the model adapter),
 //	   callview, mcp, embed, memrev, skills, importer, jobs, reminders,
+//	   forgotten (the record of forgets, and the forget key),
 //	   watch (keeps the index fresh), the test servers' commands
 //	2  distill (digests over memrev), journal (records as per-device text)
 //	3  compact (summaries over distill), forget, devsync (sync over git)

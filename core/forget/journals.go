@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"agent/core/forgotten"
 	jrnl "agent/core/journal"
 )
 
@@ -156,17 +157,15 @@ func rewriteJournals(ctx context.Context, home string, db *sql.DB, id string) (i
 }
 
 // finderOf is the finder of the forgotten row id, by its hash; nil for a
-// row that is not a phrase.
+// row that is not a phrase, or whose key is not here.
 func finderOf(ctx context.Context, db *sql.DB, id string) (finder, error) {
-	var hash string
-	var salt []byte
-	var runes int
-	err := db.QueryRowContext(ctx, `SELECT hash, salt, runes FROM forgotten WHERE id = ?1 AND kind = 'phrase'`, id).Scan(&hash, &salt, &runes)
-	if err == sql.ErrNoRows {
-		return nil, nil
+	p, ok, err := forgotten.Of(ctx, db, id)
+	if err != nil || !ok {
+		return nil, err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("forget: %w", err)
+	fs, err := findersOf(ctx, db, []forgotten.Phrase{p})
+	if err != nil || len(fs) == 0 {
+		return nil, err
 	}
-	return hashFinder(salt, hash, runes), nil
+	return fs[0], nil
 }

@@ -20,8 +20,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
+	"agent/core/forgotten"
 	"agent/index"
 	"agent/memory"
 )
@@ -128,6 +130,13 @@ func Find(ctx context.Context, home string, db *sql.DB, ix Index, phrase string)
 	}
 	if !utf8.ValidString(phrase) {
 		return nil, fmt.Errorf("the phrase is not valid UTF-8: %w", ErrInvalid)
+	}
+	if n := utf8.RuneCountInString(strings.TrimSpace(phrase)); n < forgotten.MinRunes {
+		return nil, fmt.Errorf("a phrase to forget is at least %d characters: a shorter one is inside too many words (\"the\" is in \"rather\") to take it out of them: %w",
+			forgotten.MinRunes, ErrInvalid)
+	}
+	if !strings.ContainsFunc(phrase, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return nil, fmt.Errorf("a phrase to forget holds a letter or a digit (marks alone are the files' structure): %w", ErrInvalid)
 	}
 	if contains(Marker, phrase) {
 		return nil, fmt.Errorf("%q is part of the marker %s that forget leaves: %w", phrase, Marker, ErrInvalid)

@@ -3,13 +3,12 @@ package journal
 import (
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"time"
 
+	"agent/core/forgotten"
 	"agent/core/jobs"
 	"agent/core/reminders"
 	"agent/profile"
@@ -63,8 +62,6 @@ func (a *applier) close() {
 		st.Close()
 	}
 }
-
-func (a *applier) stamp() string { return a.now.UTC().Truncate(time.Second).Format(time.RFC3339) }
 
 // apply applies one entry once: last writer wins by stamp, and an entry
 // that loses is kept in its record's history. An entry its record's owner
@@ -167,19 +164,12 @@ func (a *applier) job(ctx context.Context, e Entry, wins bool) error {
 	return jobs.ApplyTx(ctx, a, in, a.now)
 }
 
-// forget records a phrase another device forgot, by its hash, as pending:
-// core/forget searches this device for it (ApplyPending) and replaces it as
-// a forget does. Recorded, it is never journalled again as this device's
-// own (journalled = 1); a row already here (a forget read back) is left.
+// forget records a phrase another device forgot, as pending, through the
+// forgotten table's owner, which checks it (core/forgotten).
 func (a *applier) forget(ctx context.Context, e Entry) error {
-	var v ForgetValue
+	var v forgotten.Value
 	if err := json.Unmarshal(e.Value, &v); err != nil {
 		return err
 	}
-	salt, err := hex.DecodeString(v.Salt)
-	if err != nil || v.Hash == "" || v.Runes <= 0 {
-		return fmt.Errorf("a forget without its hash")
-	}
-	_, err = a.ExecContext(ctx, qInsertForgotten, e.Key, v.Hash, salt, v.Runes, a.stamp())
-	return err
+	return forgotten.ApplyTx(ctx, a, e.Key, v, a.now)
 }

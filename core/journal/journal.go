@@ -45,19 +45,11 @@ const (
 	KindReminder = "reminder"
 	KindJob      = "job"
 	// KindForget is a phrase forgotten on a device (agent forget): key is
-	// its forgotten row's id, value a ForgetValue — the salted hash, never
-	// the phrase. Every device that replays it forgets the phrase too.
+	// its forgotten row's id, value a forgotten.Value — an HMAC under the
+	// workspace's forget key, never the phrase. Every device that holds
+	// the key and replays it forgets the phrase too.
 	KindForget = "forget"
 )
-
-// ForgetValue is a KindForget entry's value: what core/forget keeps of a
-// phrase (a salted SHA-256 of its lower-cased form, and its length in
-// characters), enough to find it again and never enough to read it.
-type ForgetValue struct {
-	Salt  string `json:"salt"` // hex
-	Hash  string `json:"hash"` // hex
-	Runes int    `json:"runes"`
-}
 
 // HLC is a hybrid logical clock stamp: wall-clock milliseconds, a counter
 // for changes within the same millisecond (or made while the wall clock lags

@@ -26,8 +26,4 @@ const (
 	qSetRead    = `INSERT INTO journal_read (file, size, mtime_ns, offset, prefix_hash) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (file) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns,
 		offset = excluded.offset, prefix_hash = excluded.prefix_hash`
-
-	// A phrase another device forgot (core/forget's table), pending here.
-	qInsertForgotten = `INSERT OR IGNORE INTO forgotten (id, kind, hash, salt, runes, files, rows, sessions, at, pending, journalled)
-		VALUES (?, 'phrase', ?, ?, ?, 0, 0, 0, ?, 1, 1)`
 )
