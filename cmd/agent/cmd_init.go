@@ -67,6 +67,9 @@ func (a *app) initCommand() *cli.Command {
 				a.warnf("%v; the next command tries again", ws.JournalErr)
 			}
 			a.sayRefused(ws)
+			if err := a.forgetKeyFromEnv(ctx, ws); err != nil {
+				return err
+			}
 			if err := a.initProfile(ctx, profile.NewStore(ws.State, a.now), names); err != nil {
 				return err
 			}

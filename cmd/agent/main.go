@@ -309,6 +309,7 @@ func (a *app) openWorkspace(ctx context.Context) (*core.Workspace, error) {
 		a.warnf("%v; the next command tries again", ws.JournalErr)
 	}
 	a.sayRefused(ws)
+	a.sayWaiting(ctx, ws)
 	if _, err := a.settleForgets(ctx, ws); err != nil {
 		ws.Close()
 		return nil, err
