@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 )
 
-// Phrase is a forgotten phrase's row: what finds it again. KeyID is ”
+// Phrase is a forgotten phrase's row: what finds it again. KeyID is empty
 // for a plain salted SHA-256 (a row made before keys).
 type Phrase struct {
 	ID    string
