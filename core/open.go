@@ -107,6 +107,11 @@ func (o OpenOptions) openSettled(ctx context.Context, home string) (*Workspace, 
 		// written or read stays for the next command.
 		o.warnf("%v; the next command tries again", ws.JournalErr)
 	}
+	o.SayRefused(ws)
+	if n, err := forget.Waiting(ctx, ws.State); err == nil && n > 0 {
+		o.warnf("%d %s another device made %s for this workspace's forget key: run agent sync key there and agent sync key --add here",
+			n, plural(n, "forget", "forgets"), plural(n, "waits", "wait"))
+	}
 	if ws.Changed, err = o.settleForgets(ctx, ws); err != nil {
 		ws.Close()
 		return nil, err
@@ -146,6 +151,12 @@ func (o OpenOptions) settleForgets(ctx context.Context, ws *Workspace) (acted bo
 		return true, err
 	}
 	return true, o.forgetPending(ctx, ws.Home, ws.State)
+}
+
+// ForgetPending forgets here what other devices forgot, for a command
+// that made it possible (a forget key added): as forgetPending.
+func (o OpenOptions) ForgetPending(ctx context.Context, home string, db *sql.DB) error {
+	return o.forgetPending(ctx, home, db)
 }
 
 // forgetPending forgets here what other devices forgot (journalled forgets
@@ -245,7 +256,16 @@ func (o OpenOptions) replayJournals(ctx context.Context, home string) error {
 	if err != nil {
 		return err
 	}
+	o.SayRefused(ws)
 	return errors.Join(ws.JournalErr, o.forgetPending(ctx, home, ws.State), ws.Close())
+}
+
+// SayRefused names the journal lines the open refused (core/journal checks
+// each as the same change made here is), once each.
+func (o OpenOptions) SayRefused(ws *Workspace) {
+	for _, r := range ws.JournalRefused {
+		o.warnf("%s", r)
+	}
 }
 
 // lazyIndex opens index.db only if a forget being settled needs it.

@@ -7,7 +7,7 @@ import (
 
 	"agent/core/compact"
 	"agent/core/distill"
-	"agent/core/forget"
+	"agent/core/forgotten"
 	"agent/core/importer"
 	"agent/core/jobs"
 	"agent/core/journal"
@@ -47,7 +47,7 @@ func stateMigrations() []statedb.Set {
 		{Component: "jobs", Files: jobs.Migrations},
 		{Component: "skills", Files: skills.Migrations},
 		{Component: "importer", Files: importer.Migrations},
-		{Component: "forget", Files: forget.Migrations},
+		{Component: "forget", Files: forgotten.Migrations}, // the forgotten table, written by core/forgotten
 		// Last: its triggers watch profile's, reminders' and jobs' tables.
 		{Component: "journal", Files: journal.Migrations},
 	}

@@ -80,6 +80,7 @@ func (o OpenOptions) forgetAfterMerge(ctx context.Context, home string, files []
 		// the next command, and a forget in it applied then.
 		o.warnf("%v; the next command tries again", ws.JournalErr)
 	}
+	o.SayRefused(ws)
 	err = o.forgetPending(ctx, home, ws.State)
 	if cerr := ws.Close(); err == nil {
 		err = cerr

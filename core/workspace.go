@@ -10,6 +10,7 @@
 //	   state.db's opening, the time shown to a person, test servers
 //	1  window (fits a turn into num_ctx), ollama (the model adapter),
 //	   callview, mcp, embed, memrev, skills, importer, jobs, reminders,
+//	   forgotten (the record of forgets, and the forget key),
 //	   watch (keeps the index fresh), the test servers' commands
 //	2  distill (digests over memrev), journal (records as per-device text)
 //	3  compact (summaries over distill), forget, devsync (sync over git)
@@ -61,6 +62,10 @@ type Workspace struct {
 	// started (it settled a forget): what Ahead read may hold what the
 	// forget took back.
 	Changed bool
+	// JournalRefused names each line of another device's journal the open
+	// refused (file, line, why: core/journal checks each as a change made
+	// here is), once: the command says them on stderr.
+	JournalRefused []journal.Refusal
 }
 
 // ResolveHome picks the workspace directory: the --home flag, else
@@ -111,9 +116,11 @@ func OpenState(ctx context.Context, home string) (*sql.DB, error) {
 // file-sync tool are seen by the next command. Without news it is a stat
 // per journal.
 func (w *Workspace) syncJournal(ctx context.Context) {
-	if _, err := journal.Sync(ctx, w.State, w.Home, time.Now); err != nil {
+	res, err := journal.Sync(ctx, w.State, w.Home, time.Now)
+	if err != nil {
 		w.JournalErr = err
 	}
+	w.JournalRefused = res.Refused
 }
 
 // Close appends this process's changes to the records to the device's

@@ -13,8 +13,14 @@ import (
 
 // ApplyTx sets key to *value, or unsets it when value is nil, in tx, and
 // records the change in history as Set and Unset do. Unsetting a key that
-// is not set changes nothing.
+// is not set changes nothing. The key and the value are checked as Set
+// checks them (Validate): a change from elsewhere is held to the rules of
+// one typed here, and one that breaks them is refused (ErrInvalid).
 func (s *Store) ApplyTx(ctx context.Context, tx *sql.Tx, d Directive, key string, value *string) (Change, error) {
+	value, err := checkChange(key, value)
+	if err != nil {
+		return Change{}, err
+	}
 	ch, err := s.applyChange(ctx, tx, d, key, value)
 	if value == nil && errors.Is(err, ErrNotFound) {
 		return Change{}, nil
@@ -30,6 +36,10 @@ func (s *Store) KeepLostTx(ctx context.Context, tx *sql.Tx, d Directive, key str
 	if err := d.check(); err != nil {
 		return err
 	}
+	lost, err := checkChange(key, lost)
+	if err != nil {
+		return err
+	}
 	var cur *string
 	var v string
 	switch err := tx.QueryRowContext(ctx, qGetValue, key).Scan(&v); {
@@ -41,6 +51,19 @@ func (s *Store) KeepLostTx(ctx context.Context, tx *sql.Tx, d Directive, key str
 	if (cur == nil) == (lost == nil) && (cur == nil || *cur == *lost) {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, qInsertHistory, key, lost, cur, formatTime(s.now()), d.command)
+	_, err = tx.ExecContext(ctx, qInsertHistory, key, lost, cur, formatTime(s.now()), d.command)
 	return err
+}
+
+// checkChange checks a change as Set and Unset check it: the key always,
+// the value (normalised) when there is one.
+func checkChange(key string, value *string) (*string, error) {
+	if value == nil {
+		return nil, checkKey(key)
+	}
+	v, err := Validate(key, *value)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
 }

@@ -104,6 +104,10 @@ func checkLine(s string, max int) (string, error) {
 	if s == "" {
 		return "", invalidf("value is empty (use unset to remove a key)")
 	}
+	if len(s) > utf8.UTFMax*max {
+		// Surely over the limit: said without walking every character.
+		return "", invalidf("value is %d bytes; the limit is %d characters", len(s), max)
+	}
 	for _, r := range s {
 		if r == '\n' || r == '\r' || unicode.In(r, unicode.Zl, unicode.Zp) {
 			return "", invalidf("value must be a single line")

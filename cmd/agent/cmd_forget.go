@@ -162,7 +162,7 @@ func (a *app) runForget(ctx context.Context, plan *forget.Plan, home string, db 
 		}
 	}
 	if plan.Kept > 0 {
-		a.warnf("%d of these are left as they are (your notes folders, files that are not text): edit them yourself", plan.Kept)
+		a.warnf("%d of these are left as they are (your notes folders, files that are not text, names, times and headings the agent finds things by): edit them yourself", plan.Kept)
 	}
 	if dry {
 		return nil

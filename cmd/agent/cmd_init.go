@@ -65,6 +65,10 @@ func (a *app) initCommand() *cli.Command {
 			if ws.JournalErr != nil {
 				a.warnf("%v; the next command tries again", ws.JournalErr)
 			}
+			a.opening().SayRefused(ws)
+			if err := a.forgetKeyFromEnv(ctx, ws); err != nil {
+				return err
+			}
 			if err := a.initProfile(ctx, profile.NewStore(ws.State, a.now), names); err != nil {
 				return err
 			}

@@ -138,21 +138,17 @@ func (a *app) withReminders(ctx context.Context, run func(st *reminders.Store, l
 }
 
 // reminderJSON is the JSON shape of a reminder; part of the CLI contract
-// (docs/cli-time.md).
+// (docs/cli-time.md): its id, then its fields as they travel between
+// devices (reminders.Value, the one definition of them).
 type reminderJSON struct {
-	ID          int64   `json:"id"`
-	Text        string  `json:"text"`
-	DueAt       string  `json:"due_at"`
-	Status      string  `json:"status"`
-	CreatedBy   string  `json:"created_by"`
-	CreatedAt   string  `json:"created_at"`
-	DeliveredAt *string `json:"delivered_at"`
+	ID int64 `json:"id"`
+	reminders.Value
 }
 
 func remindersJSON(list []reminders.Reminder) []reminderJSON {
 	out := make([]reminderJSON, 0, len(list))
 	for _, r := range list {
-		j := reminderJSON{ID: r.ID, Text: r.Text, DueAt: jsonTime(r.DueAt), Status: r.Status, CreatedBy: r.CreatedBy, CreatedAt: jsonTime(r.CreatedAt)}
+		j := reminderJSON{ID: r.ID, Value: reminders.Value{Text: r.Text, DueAt: jsonTime(r.DueAt), Status: r.Status, CreatedBy: r.CreatedBy, CreatedAt: jsonTime(r.CreatedAt)}}
 		if r.DeliveredAt != nil {
 			d := jsonTime(*r.DeliveredAt)
 			j.DeliveredAt = &d

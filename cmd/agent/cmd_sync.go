@@ -20,6 +20,7 @@ func (a *app) syncCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "remote", Usage: "the git remote to sync with (any URL your git can push to); remembered as origin"},
 		},
+		Commands: []*cli.Command{a.syncKeyCommand()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
 				return usagef("sync takes no arguments (the remote is --remote URL)")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"agent/core/forgotten"
 	jrnl "agent/core/journal"
 	"agent/memory"
 )
@@ -90,20 +91,9 @@ func Again(ctx context.Context, home string, db *sql.DB, rels []string) ([]strin
 // known are the finders of every phrase forgotten here (pending ones are
 // ApplyPending's).
 func known(ctx context.Context, db *sql.DB) ([]finder, error) {
-	rows, err := db.QueryContext(ctx, `SELECT hash, salt, runes FROM forgotten WHERE kind = 'phrase' AND pending = 0 AND runes > 0`)
+	list, err := forgotten.Known(ctx, db)
 	if err != nil {
-		return nil, fmt.Errorf("forget: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	var out []finder
-	for rows.Next() {
-		var hash string
-		var salt []byte
-		var runes int
-		if err := rows.Scan(&hash, &salt, &runes); err != nil {
-			return nil, err
-		}
-		out = append(out, hashFinder(salt, hash, runes))
-	}
-	return out, rows.Err()
+	return findersOf(ctx, db, list)
 }

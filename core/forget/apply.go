@@ -13,10 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/renameio/v2"
 
+	"agent/core/forgotten"
 	jrnl "agent/core/journal"
 	"agent/memory"
 	"agent/soul/revisions"
@@ -171,27 +171,20 @@ func (p *Plan) commit(ctx context.Context, db *sql.DB, id string, now time.Time)
 			}
 		}
 	}
+	c := forgotten.Counts{Files: len(p.files) + len(p.journals), Rows: len(p.rows), Sessions: len(p.sessions)}
 	if p.remote != "" {
 		// Forgotten on another device: its row came with the journal; it
 		// is done here now (the commit point of this device's part).
-		if _, err := tx.ExecContext(ctx, `UPDATE forgotten SET pending = 0, files = ?2, rows = ?3, at = ?4 WHERE id = ?1`,
-			p.remote, len(p.files)+len(p.journals), len(p.rows), now.UTC().Format(time.RFC3339)); err != nil {
+		if err := forgotten.DoneTx(ctx, tx, p.remote, c, now); err != nil {
 			return fmt.Errorf("forget: record: %w", err)
 		}
 		return tx.Commit()
 	}
-	kind, hash, runes := "sessions", "", 0
-	var salt []byte
+	folded := ""
 	if p.phrase != "" {
-		kind = "phrase"
-		salt = make([]byte, 16)
-		rand.Read(salt)
-		folded := foldString(p.phrase)
-		hash, runes = phraseHash(salt, folded), utf8.RuneCountInString(folded)
+		folded = foldString(p.phrase)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO forgotten (id, kind, hash, salt, runes, files, rows, sessions, at)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`, id, kind, hash, salt, runes, len(p.files)+len(p.journals), len(p.rows), len(p.sessions),
-		now.UTC().Format(time.RFC3339)); err != nil {
+	if err := forgotten.RecordTx(ctx, tx, id, folded, c, now); err != nil {
 		return fmt.Errorf("forget: record: %w", err)
 	}
 	return tx.Commit()
@@ -292,11 +285,11 @@ func recoverLocked(ctx context.Context, home string, db *sql.DB, ix Index) error
 		// parse was not ours to finish.
 		return fmt.Errorf("forget: %s is damaged (%v); look at it, then remove %s", recoveryFile, err, recoveryDir)
 	}
-	var n int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM forgotten WHERE id = ?1 AND pending = 0`, j.ID).Scan(&n); err != nil {
-		return fmt.Errorf("forget: %w", err)
+	done, err := forgotten.Committed(ctx, db, j.ID)
+	if err != nil {
+		return err
 	}
-	if n == 0 {
+	if !done {
 		return rollBack(home, j)
 	}
 	if err := rollForward(ctx, home, db, ix, j); err != nil {
@@ -421,43 +414,24 @@ func syncDir(dir string) error {
 }
 
 // announce journals this device's forgets not yet told to the other
-// devices: the row's id, salt, hash and length, never the phrase. Once
-// each: a crash between the line and the flag writes it again, which
-// the other devices apply once (by the row's id).
+// devices: the row's id, and its salt, HMAC under the forget key, length
+// and key id, never the phrase. Once each: a crash between the line and
+// the flag writes it again, which the other devices apply once (by the
+// row's id).
 func announce(ctx context.Context, home string, db *sql.DB, clock func() time.Time) error {
-	rows, err := db.QueryContext(ctx, `SELECT id, hash, salt, runes FROM forgotten
-		WHERE kind = 'phrase' AND pending = 0 AND journalled = 0 AND runes > 0 ORDER BY at, id`)
+	values, order, err := forgotten.Unannounced(ctx, db)
 	if err != nil {
 		return err
 	}
-	type row struct {
-		id string
-		v  jrnl.ForgetValue
-	}
-	var list []row
-	for rows.Next() {
-		var r row
-		var salt []byte
-		if err := rows.Scan(&r.id, &r.v.Hash, &salt, &r.v.Runes); err != nil {
-			rows.Close()
-			return err
-		}
-		r.v.Salt = hex.EncodeToString(salt)
-		list = append(list, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, r := range list {
-		v, err := json.Marshal(r.v)
+	for _, id := range order {
+		v, err := json.Marshal(values[id])
 		if err != nil {
 			return err
 		}
-		if err := jrnl.Record(ctx, db, home, clock, jrnl.KindForget, r.id, "forget", v); err != nil {
+		if err := jrnl.Record(ctx, db, home, clock, jrnl.KindForget, id, "forget", v); err != nil {
 			return err
 		}
-		if _, err := db.ExecContext(ctx, `UPDATE forgotten SET journalled = 1 WHERE id = ?1`, r.id); err != nil {
+		if err := forgotten.Announced(ctx, db, id); err != nil {
 			return err
 		}
 	}

@@ -3,55 +3,41 @@ package forget
 import (
 	"context"
 	"database/sql"
-	"fmt"
+
+	"agent/core/forgotten"
 )
 
 // Forgotten is the list of phrases forgotten so far, as their hashes: what
 // a later import checks each message against (Holds), so an export that
 // still holds a forgotten phrase does not bring it back.
 type Forgotten struct {
-	entries []forgottenEntry
+	finders []finder
 }
 
-type forgottenEntry struct {
-	hash  string
-	salt  []byte
-	runes int
-}
-
-// LoadForgotten reads the forgotten phrases' hashes from state.db.
+// LoadForgotten reads the forgotten phrases' hashes from state.db (those
+// another device forgot too: an import skips them at once).
 func LoadForgotten(ctx context.Context, db *sql.DB) (*Forgotten, error) {
-	rows, err := db.QueryContext(ctx, `SELECT hash, salt, runes FROM forgotten WHERE kind = 'phrase'`)
+	list, err := forgotten.All(ctx, db)
 	if err != nil {
-		return nil, fmt.Errorf("read the forgotten phrases: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	f := &Forgotten{}
-	for rows.Next() {
-		var e forgottenEntry
-		if err := rows.Scan(&e.hash, &e.salt, &e.runes); err != nil {
-			return nil, err
-		}
-		if e.runes > 0 {
-			f.entries = append(f.entries, e)
-		}
+	fs, err := findersOf(ctx, db, list)
+	if err != nil {
+		return nil, err
 	}
-	return f, rows.Err()
+	return &Forgotten{finders: fs}, nil
 }
 
 // Holds reports whether text holds a forgotten phrase (in any case): each
 // stretch of text as long as a phrase is hashed as the phrase was. It costs
 // one hash per character per phrase, fine for an import's messages.
 func (f *Forgotten) Holds(text string) bool {
-	if f == nil || len(f.entries) == 0 {
+	if f == nil {
 		return false
 	}
-	runes := []rune(foldString(text))
-	for _, e := range f.entries {
-		for i := 0; i+e.runes <= len(runes); i++ {
-			if phraseHash(e.salt, string(runes[i:i+e.runes])) == e.hash {
-				return true
-			}
+	for _, find := range f.finders {
+		if len(find(text)) > 0 {
+			return true
 		}
 	}
 	return false
@@ -63,13 +49,13 @@ func (f *Forgotten) Holds(text string) bool {
 // may still sit in a file edited by hand since. One hash per character per
 // phrase, like Holds.
 func (f *Forgotten) Scrub(text string) (string, int) {
-	if f == nil || len(f.entries) == 0 {
+	if f == nil {
 		return text, 0
 	}
 	total := 0
-	for _, e := range f.entries {
+	for _, find := range f.finders {
 		var n int
-		text, n = replaceFound(text, hashFinder(e.salt, e.hash, e.runes))
+		text, n = replaceFound(text, find)
 		total += n
 	}
 	return text, total

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"agent/core/forgotten"
 	jrnl "agent/core/journal"
 )
 
@@ -23,10 +24,19 @@ func isJournal(rel string) bool {
 }
 
 // structural are the fields of a journal line that say what it is rather
-// than what the user said: the stamp, the kind of record and the
-// operation. A phrase is not looked for in them (forgetting "set" must not
-// turn every line into one no device can read).
-var structural = map[string]bool{"hlc": true, "kind": true, "op": true}
+// than what the user said: the stamp, the kind of record, the record's key
+// (a profile key, a reminder's id, a job's name) and the operation; and,
+// inside a value, the fields every device reads back as they are (times,
+// a status, a schedule and its zone, a forget's hash). A phrase is not
+// looked for in them: forgetting "set", "daily" or "2026" must not turn
+// lines into ones every other device refuses.
+var structural = map[string]bool{"hlc": true, "kind": true, "key": true, "op": true}
+
+var structuralValue = map[string]bool{
+	"due_at": true, "created_at": true, "delivered_at": true, "status": true,
+	"schedule": true, "zone": true, "enabled": true,
+	"salt": true, "mac": true, "hash": true, "runes": true,
+}
 
 // findJournal lists the lines of a journal holding what is forgotten. The
 // journal is rewritten at the commit, under the journal's lock, from its
@@ -102,7 +112,9 @@ func replaceJSON(v any, f finder, n *int) any {
 		}
 	case map[string]any:
 		for k := range x {
-			x[k] = replaceJSON(x[k], f, n)
+			if !structuralValue[k] {
+				x[k] = replaceJSON(x[k], f, n)
+			}
 		}
 	}
 	return v
@@ -156,17 +168,15 @@ func rewriteJournals(ctx context.Context, home string, db *sql.DB, id string) (i
 }
 
 // finderOf is the finder of the forgotten row id, by its hash; nil for a
-// row that is not a phrase.
+// row that is not a phrase, or whose key is not here.
 func finderOf(ctx context.Context, db *sql.DB, id string) (finder, error) {
-	var hash string
-	var salt []byte
-	var runes int
-	err := db.QueryRowContext(ctx, `SELECT hash, salt, runes FROM forgotten WHERE id = ?1 AND kind = 'phrase'`, id).Scan(&hash, &salt, &runes)
-	if err == sql.ErrNoRows {
-		return nil, nil
+	p, ok, err := forgotten.Of(ctx, db, id)
+	if err != nil || !ok {
+		return nil, err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("forget: %w", err)
+	fs, err := findersOf(ctx, db, []forgotten.Phrase{p})
+	if err != nil || len(fs) == 0 {
+		return nil, err
 	}
-	return hashFinder(salt, hash, runes), nil
+	return fs[0], nil
 }

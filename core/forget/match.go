@@ -2,11 +2,16 @@ package forget
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
+	"hash"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"agent/core/forgotten"
 )
 
 // Marker stands where a forgotten phrase was: the text around it stays
@@ -76,10 +81,12 @@ func phraseFinder(phrase string) finder {
 }
 
 // hashFinder finds the stretches of text, runes long, whose folded form
-// hashes (with salt) to hash: a phrase forgotten on another device, which
-// only its hash reached. One SHA-256 per character of text.
-func hashFinder(salt []byte, hash string, runes int) finder {
-	want, err := hex.DecodeString(hash)
+// hashes (with salt, by h: an HMAC under a forget key, or a plain SHA-256
+// for a row made before keys) to hash: a phrase forgotten before, or on
+// another device, which only its hash reached. One hash per character of
+// text.
+func hashFinder(h hash.Hash, salt []byte, sum string, runes int) finder {
+	want, err := hex.DecodeString(sum)
 	if err != nil || runes <= 0 {
 		return func(string) []span { return nil }
 	}
@@ -94,7 +101,6 @@ func hashFinder(salt []byte, hash string, runes int) finder {
 			folded = append(folded, fold(r))
 		}
 		offs = append(offs, len(text))
-		h := sha256.New()
 		var sum [sha256.Size]byte
 		var buf []byte
 		var out []span
@@ -144,15 +150,36 @@ func replaceFound(text string, f finder) (string, int) {
 // foldString is s with every rune folded.
 func foldString(s string) string { return strings.Map(fold, s) }
 
-// phraseHash is what is kept of a forgotten phrase: a salted SHA-256 of its
-// folded form, never the phrase. (A short phrase can still be guessed and
-// checked by someone holding state.db; it is kept to recognise the phrase
-// in a later import, which needs exactly that.)
-func phraseHash(salt []byte, folded string) string {
-	h := sha256.New()
-	h.Write(salt)
-	h.Write([]byte(folded))
-	return hex.EncodeToString(h.Sum(nil))
+// findersOf are the finders of forgotten phrases, each by the hash it was
+// kept as: under the forget key it names (one this workspace holds; a
+// phrase whose key is not here is passed over), or a plain SHA-256.
+func findersOf(ctx context.Context, db *sql.DB, list []forgotten.Phrase) ([]finder, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	keys, _, err := forgotten.Keys(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	var out []finder
+	for _, p := range list {
+		if f := finderFor(p, keys); f != nil {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// finderFor is the finder of one phrase, nil when its key is not here.
+func finderFor(p forgotten.Phrase, keys map[string]forgotten.Key) finder {
+	if p.KeyID == "" {
+		return hashFinder(forgotten.Plain(), p.Salt, p.Hash, p.Runes)
+	}
+	k, ok := keys[p.KeyID]
+	if !ok {
+		return nil
+	}
+	return hashFinder(k.Hash(), p.Salt, p.Hash, p.Runes)
 }
 
 // onlyMarkers reports whether text holds nothing but markers and blanks:

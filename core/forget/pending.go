@@ -3,64 +3,53 @@ package forget
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
+
+	"agent/core/forgotten"
 )
 
 // HasPending reports whether another device's forget waits to be applied
-// here: one query.
+// here (and can be: its key is here): one query.
 func HasPending(ctx context.Context, db *sql.DB) (bool, error) {
-	var one int
-	err := db.QueryRowContext(ctx, `SELECT 1 FROM forgotten WHERE pending = 1 LIMIT 1`).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("forget: %w", err)
-	}
-	return true, nil
+	return forgotten.HasPending(ctx, db)
+}
+
+// Waiting counts the forgets other devices made whose key this device
+// does not hold: they wait for the user to copy it (agent sync key).
+func Waiting(ctx context.Context, db *sql.DB) (int, error) {
+	return forgotten.Waiting(ctx, db)
 }
 
 // ApplyPending forgets here what other devices forgot: each pending row
-// (a journal brought its id, salt, hash and length, never the phrase) is
-// searched for in every place Find searches — state.db, the workspace's
-// files and journals, the index — by hashing each stretch of text as long
-// as the phrase, and what matches is replaced as a forget replaces it.
-// The row then stays as any forgotten row (imports skip the phrase) and is
-// never journalled as this device's own. Without a pending row it is one
-// query. ix may be nil (no index to purge).
+// (a journal brought its id, salt, hash, length and key id, never the
+// phrase) is searched for in every place Find searches — state.db, the
+// workspace's files and journals, the index — by hashing each stretch of
+// text as long as the phrase under the key, and what matches is replaced
+// as a forget replaces it. The row then stays as any forgotten row
+// (imports skip the phrase) and is never journalled as this device's own.
+// Without a pending row it is one query. ix may be nil (no index to purge).
 func ApplyPending(ctx context.Context, home string, db *sql.DB, ix Index, now time.Time) ([]Result, error) {
-	rows, err := db.QueryContext(ctx, `SELECT id, hash, salt, runes FROM forgotten WHERE pending = 1 AND kind = 'phrase' ORDER BY at, id`)
+	list, err := forgotten.Pending(ctx, db)
+	if err != nil || len(list) == 0 {
+		return nil, err
+	}
+	keys, _, err := forgotten.Keys(ctx, db)
 	if err != nil {
-		return nil, fmt.Errorf("forget: %w", err)
-	}
-	type pending struct {
-		id, hash string
-		salt     []byte
-		runes    int
-	}
-	var list []pending
-	for rows.Next() {
-		var p pending
-		if err := rows.Scan(&p.id, &p.hash, &p.salt, &p.runes); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		list = append(list, p)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	var out []Result
 	for _, r := range list {
-		p := &Plan{find: hashFinder(r.salt, r.hash, r.runes), remote: r.id}
+		f := finderFor(r, keys)
+		if f == nil {
+			continue // its key came and went: Waiting says so
+		}
+		p := &Plan{find: f, remote: r.ID}
 		if err := p.findAll(ctx, home, db, ix); err != nil {
 			return out, err
 		}
 		if p.Empty() {
-			if _, err := db.ExecContext(ctx, `UPDATE forgotten SET pending = 0 WHERE id = ?1`, r.id); err != nil {
+			if err := forgotten.NothingHere(ctx, db, r.ID); err != nil {
 				return out, fmt.Errorf("forget: %w", err)
 			}
 			continue

@@ -20,8 +20,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
+	"unicode"
 	"unicode/utf8"
 
+	"agent/core/forgotten"
 	"agent/index"
 	"agent/memory"
 )
@@ -129,6 +132,13 @@ func Find(ctx context.Context, home string, db *sql.DB, ix Index, phrase string)
 	if !utf8.ValidString(phrase) {
 		return nil, fmt.Errorf("the phrase is not valid UTF-8: %w", ErrInvalid)
 	}
+	if n := utf8.RuneCountInString(strings.TrimSpace(phrase)); n < forgotten.MinRunes {
+		return nil, fmt.Errorf("a phrase to forget is at least %d characters: a shorter one is inside too many words (\"the\" is in \"rather\") to take it out of them: %w",
+			forgotten.MinRunes, ErrInvalid)
+	}
+	if !strings.ContainsFunc(phrase, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return nil, fmt.Errorf("a phrase to forget holds a letter or a digit (marks alone are the files' structure): %w", ErrInvalid)
+	}
 	if contains(Marker, phrase) {
 		return nil, fmt.Errorf("%q is part of the marker %s that forget leaves: %w", phrase, Marker, ErrInvalid)
 	}
@@ -194,6 +204,12 @@ func (p *Plan) findFiles(home string) error {
 			return p.findJournal(rel, data)
 		}
 		to, inName := replaceFound(rel, p.find)
+		if inName > 0 && namedByProgram(rel) {
+			// logs/DATE.md, SOUL.md, a journal: the program finds these by
+			// their names, which hold no one's words (a forget of "2026"
+			// must not rename a year of logs).
+			to, inName = rel, 0
+		}
 		if inName > 0 {
 			p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: inName, Note: "its name holds it: renamed " + to})
 		}
@@ -217,6 +233,16 @@ func (p *Plan) findFiles(home string) error {
 		var out strings.Builder
 		for i, line := range splitKeep(string(data)) {
 			nl, n := replaceFound(line, p.find)
+			if n > 0 && namedByProgram(rel) && strings.HasPrefix(line, "#") {
+				// A heading of a file the program writes (a log's day, a
+				// turn's time and session, a section of SOUL.md) is its
+				// structure, read back by its words.
+				out.WriteString(line)
+				p.Kept++
+				p.Places = append(p.Places, Place{Kind: "file", Path: rel, Line: i + 1, Count: n,
+					Note: "a heading the program reads: left as it is"})
+				continue
+			}
 			out.WriteString(nl)
 			if n == 0 {
 				continue
@@ -229,12 +255,28 @@ func (p *Plan) findFiles(home string) error {
 			p.Places = append(p.Places, pl)
 		}
 		e.new = []byte(out.String())
+		if len(e.changed) == 0 {
+			if inName > 0 {
+				e.new = data
+				p.files = append(p.files, e)
+			}
+			return nil
+		}
 		if onlyMarkers(out.String()) {
 			p.Places[len(p.Places)-1].Note = "nothing else left in the file"
 		}
 		p.files = append(p.files, e)
 		return nil
 	})
+}
+
+// namedByProgram says whether a workspace file's name is one the program
+// gives and finds it by: the top folder's files, the logs, digests,
+// journals and skills. A name elsewhere (an imported conversation's file,
+// named after its title) may hold the user's words.
+func namedByProgram(rel string) bool {
+	dir, _, ok := strings.Cut(rel, "/")
+	return !ok || dir == "logs" || dir == "digests" || dir == "sync" || dir == "skills"
 }
 
 // splitKeep splits s into lines, each keeping its line ending.
@@ -304,7 +346,7 @@ func (p *Plan) findRows(ctx context.Context, db *sql.DB) error {
 	sort.Strings(names)
 	for _, t := range names {
 		for _, col := range tables[t] {
-			if err := p.findColumn(ctx, db, t, col); err != nil {
+			if err := p.findColumn(ctx, db, t, col.name, col.fixed); err != nil {
 				return err
 			}
 		}
@@ -312,9 +354,20 @@ func (p *Plan) findRows(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
+// column is a text column of state.db; fixed says the program relies on
+// its values as they are: an id, a name or a key under an index (a primary
+// key, UNIQUE), or a value a CHECK constraint limits (a status, a role). A
+// forget leaves those (and times) as they are and says so: replaced, they
+// would break a constraint (and with it every command after) or the rows
+// that refer to them.
+type column struct {
+	name  string
+	fixed bool
+}
+
 // textColumns lists the text columns of state.db's rowid tables, the
 // package's own table and the migration record aside.
-func textColumns(ctx context.Context, db *sql.DB) (map[string][]string, error) {
+func textColumns(ctx context.Context, db *sql.DB) (map[string][]column, error) {
 	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table'
 		AND name NOT LIKE 'sqlite_%' AND name NOT IN ('schema_migrations', 'forgotten') AND sql NOT LIKE '%WITHOUT ROWID%'`)
 	if err != nil {
@@ -333,8 +386,12 @@ func textColumns(ctx context.Context, db *sql.DB) (map[string][]string, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	out := map[string][]string{}
+	out := map[string][]column{}
 	for _, t := range tables {
+		fixed, err := fixedColumns(ctx, db, t)
+		if err != nil {
+			return nil, err
+		}
 		cols, err := db.QueryContext(ctx, `SELECT name, type FROM pragma_table_info(?1)`, t)
 		if err != nil {
 			return nil, err
@@ -346,7 +403,7 @@ func textColumns(ctx context.Context, db *sql.DB) (map[string][]string, error) {
 				return nil, err
 			}
 			if typ == "TEXT" || typ == "" || typ == "ANY" {
-				out[t] = append(out[t], name)
+				out[t] = append(out[t], column{name: name, fixed: fixed[name]})
 			}
 		}
 		cols.Close()
@@ -357,7 +414,66 @@ func textColumns(ctx context.Context, db *sql.DB) (map[string][]string, error) {
 	return out, nil
 }
 
-func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string) error {
+// fixedColumns are the columns of table under an index or named in a
+// CHECK constraint of its definition.
+func fixedColumns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
+	out := map[string]bool{}
+	rows, err := db.QueryContext(ctx, `SELECT ii.name FROM pragma_index_list(?1) il, pragma_index_info(il.name) ii WHERE ii.name IS NOT NULL`, table)
+	if err != nil {
+		return nil, fmt.Errorf("forget: list the indexes of %s: %w", table, err)
+	}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out[n] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var def string
+	if err := db.QueryRowContext(ctx, `SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1`, table).Scan(&def); err != nil {
+		return nil, fmt.Errorf("forget: read the definition of %s: %w", table, err)
+	}
+	upper := strings.ToUpper(def)
+	for i := strings.Index(upper, "CHECK"); i >= 0; {
+		expr := balanced(def[i+len("CHECK"):])
+		for _, w := range strings.FieldsFunc(expr, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
+			out[w] = true
+		}
+		next := strings.Index(upper[i+len("CHECK"):], "CHECK")
+		if next < 0 {
+			break
+		}
+		i += len("CHECK") + next
+	}
+	return out, nil
+}
+
+// balanced is the parenthesised expression s starts with (after blanks).
+func balanced(s string) string {
+	depth, start := 0, -1
+	for i, r := range s {
+		switch r {
+		case '(':
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case ')':
+			depth--
+			if depth == 0 && start >= 0 {
+				return s[start : i+1]
+			}
+		}
+	}
+	return ""
+}
+
+func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string, fixed bool) error {
 	q := fmt.Sprintf(`SELECT rowid, %s FROM %s WHERE typeof(%[1]s) = 'text'`, quoteIdent(col), quoteIdent(table))
 	rows, err := db.QueryContext(ctx, q)
 	if err != nil {
@@ -372,6 +488,12 @@ func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string) er
 		}
 		nv, n := replaceFound(v, p.find)
 		if n == 0 {
+			continue
+		}
+		if fixed || isTime(v) {
+			p.Kept++
+			p.Places = append(p.Places, Place{Kind: "state", Table: table, Column: col, Row: id, Count: n,
+				Note: "an id, name, time or status the program relies on: left as it is"})
 			continue
 		}
 		e := rowEdit{table: table, column: col, rowid: id, old: v, value: nv, rehash: table == "revisions" && col == "content", recallAt: -1}
@@ -458,6 +580,13 @@ func (p *Plan) describeRows(ctx context.Context, db *sql.DB, table string) error
 		}
 	}
 	return nil
+}
+
+// isTime says whether a stored value is a time (RFC 3339), which the
+// program reads back as one.
+func isTime(v string) bool {
+	_, err := time.Parse(time.RFC3339Nano, v)
+	return err == nil
 }
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -1,14 +1,6 @@
 package forget
 
-import (
-	"agent/memory/errkind"
-	"embed"
-)
-
-// Migrations is the package's schema for state.db (the forgotten table).
-//
-//go:embed migrations/*.sql
-var Migrations embed.FS
+import "agent/memory/errkind"
 
 // ErrInvalid marks a request that cannot be done as asked (an empty or
 // multi-line phrase): a usage error.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"agent/core/forget"
+	"agent/core/forgotten"
 	"agent/core/journal"
 )
 
@@ -127,7 +128,7 @@ func TestAForgetTravelsByItsHash(t *testing.T) {
 	const phrase = "Marta & Tom are expecting"
 	aHome, aDB := workspace(t)
 	bHome, bDB := workspace(t)
-	if _, err := aDB.Exec(`INSERT INTO profile_records (key, scope, value, updated_at) VALUES ('user.news', 'user', ?1, '2026-11-27T09:00:00Z')`, "news: "+phrase); err != nil {
+	if _, err := aDB.Exec(`INSERT INTO profile_records (key, scope, value, updated_at) VALUES ('user.pref.news', 'user', ?1, '2026-11-27T09:00:00Z')`, "news: "+phrase); err != nil {
 		t.Fatal(err)
 	}
 	if err := journal.Flush(ctx, aDB, aHome, nil); err != nil {
@@ -149,7 +150,7 @@ func TestAForgetTravelsByItsHash(t *testing.T) {
 		t.Fatal(err)
 	}
 	var v string
-	if err := bDB.QueryRow(`SELECT value FROM profile_records WHERE key = 'user.news'`).Scan(&v); err != nil || !strings.Contains(v, phrase) {
+	if err := bDB.QueryRow(`SELECT value FROM profile_records WHERE key = 'user.pref.news'`).Scan(&v); err != nil || !strings.Contains(v, phrase) {
 		t.Fatalf("the record did not reach B (the test proves nothing): %q %v", v, err)
 	}
 	if _, err := bDB.Exec(`INSERT INTO sessions (id, name, created_at, updated_at) VALUES (77, 'desk-chat', 'x', 'x');
@@ -184,6 +185,18 @@ func TestAForgetTravelsByItsHash(t *testing.T) {
 	if _, err := journal.Sync(ctx, bDB, bHome, nil); err != nil {
 		t.Fatal(err)
 	}
+	// B does not hold A's forget key yet: the forget waits, said, and
+	// nothing is searched.
+	if n, err := forget.Waiting(ctx, bDB); err != nil || n != 1 {
+		t.Errorf("B without the key: %d forgets waiting, %v; want 1", n, err)
+	}
+	if has, err := forget.HasPending(ctx, bDB); err != nil || has {
+		t.Errorf("B without the key has a forget to apply: %v, %v", has, err)
+	}
+	copyKey(t, aDB, bDB)
+	if n, err := forget.Waiting(ctx, bDB); err != nil || n != 0 {
+		t.Errorf("B with the key: %d forgets waiting, %v", n, err)
+	}
 	res, err := forget.ApplyPending(ctx, bHome, bDB, nil, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -216,6 +229,24 @@ func TestAForgetTravelsByItsHash(t *testing.T) {
 	again, err := forget.ApplyPending(ctx, bHome, bDB, nil, time.Now())
 	if err != nil || len(again) != 0 {
 		t.Errorf("applied again: %+v, %v", again, err)
+	}
+}
+
+// copyKey gives device to the forget key of device from, as the user does
+// (agent sync key there, agent sync key --add here).
+func copyKey(t *testing.T, from, to *sql.DB) {
+	t.Helper()
+	ctx := context.Background()
+	k, err := forgotten.Current(ctx, from, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err = forgotten.ParseKey(k.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := forgotten.Add(ctx, to, k, time.Now()); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -71,4 +71,14 @@ const (
 		status, exit_code, stdout, stderr`
 
 	qRuns = `SELECT ` + qRunColumns + ` FROM job_runs WHERE (? = '' OR job_name = ?) ORDER BY id DESC LIMIT ?`
+
+	// A job from another device (ApplyTx).
+	qEnabledOf       = `SELECT enabled FROM jobs WHERE name = ?`
+	qInsertTravelled = `INSERT INTO jobs (name, schedule, zone, args, enabled, next_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	// Turned on or rescheduled from elsewhere, a job starts afresh here as
+	// `jobs enable` does: no failures counted, due next from now.
+	qUpdateTravelled = `UPDATE jobs SET schedule = ?, zone = ?, args = ?, enabled = ?, next_at = ?,
+		failures = CASE WHEN ? THEN 0 ELSE failures END,
+		disabled_reason = CASE WHEN ? THEN '' ELSE disabled_reason END, updated_at = ? WHERE name = ?`
 )

@@ -101,16 +101,11 @@ func CheckArgs(args []string) error {
 // Add stores a new, enabled job, first due at its schedule's next time
 // after now.
 func (s *Store) Add(ctx context.Context, name, spec string, loc *time.Location, args []string) (Job, error) {
-	if len(name) > 40 || !validName().MatchString(name) {
-		return Job{}, invalidf("job name %q: use letters, digits, '-', '_' or '.', at most 40, starting with a letter or digit", name)
-	}
-	sched, err := ParseSchedule(spec, loc)
+	c, err := check(name, spec, loc, args)
 	if err != nil {
 		return Job{}, err
 	}
-	if err := CheckArgs(args); err != nil {
-		return Job{}, err
-	}
+	sched := c.sched
 	argsJSON, _ := json.Marshal(args)
 	now := s.now()
 	tx, err := s.db.BeginTx(ctx, nil)

@@ -45,19 +45,11 @@ const (
 	KindReminder = "reminder"
 	KindJob      = "job"
 	// KindForget is a phrase forgotten on a device (agent forget): key is
-	// its forgotten row's id, value a ForgetValue — the salted hash, never
-	// the phrase. Every device that replays it forgets the phrase too.
+	// its forgotten row's id, value a forgotten.Value — an HMAC under the
+	// workspace's forget key, never the phrase. Every device that holds
+	// the key and replays it forgets the phrase too.
 	KindForget = "forget"
 )
-
-// ForgetValue is a KindForget entry's value: what core/forget keeps of a
-// phrase (a salted SHA-256 of its lower-cased form, and its length in
-// characters), enough to find it again and never enough to read it.
-type ForgetValue struct {
-	Salt  string `json:"salt"` // hex
-	Hash  string `json:"hash"` // hex
-	Runes int    `json:"runes"`
-}
 
 // HLC is a hybrid logical clock stamp: wall-clock milliseconds, a counter
 // for changes within the same millisecond (or made while the wall clock lags
@@ -68,8 +60,63 @@ type HLC struct {
 	Device string `json:"dev"`
 }
 
-// String is the stamp as text that sorts as the stamps do (fixed widths).
+// String is the stamp as text that sorts as the stamps do (fixed widths,
+// which the bounds below keep).
 func (h HLC) String() string { return fmt.Sprintf("%015d.%06d.%s", h.MS, h.C, h.Device) }
+
+// Bounds on a stamp read from a journal: a clock more than MaxAhead ahead
+// of this device's would win over every change made here until that time
+// (a stamp of 2^63-1 would win forever and overflow the counter that
+// follows it), and a counter past MaxCounter would not fit String's width,
+// so text order would no longer be clock order.
+const (
+	MaxAhead   = 24 * time.Hour
+	MaxCounter = 999_999
+)
+
+// after reports whether h is a later stamp than o, compared as numbers.
+func (h HLC) after(o HLC) bool {
+	if h.MS != o.MS {
+		return h.MS > o.MS
+	}
+	if h.C != o.C {
+		return h.C > o.C
+	}
+	return h.Device > o.Device
+}
+
+// inBounds says whether a stamp may be believed at now: a positive time no
+// more than MaxAhead ahead, a counter within MaxCounter, a device id of hex
+// digits.
+func (h HLC) inBounds(now time.Time) bool {
+	return h.MS > 0 && h.MS <= now.Add(MaxAhead).UnixMilli() && h.C >= 0 && h.C <= MaxCounter && validDevice(h.Device)
+}
+
+// wins reports whether h beats the stamp cur that set a record's value.
+// A cur this device no longer believes (written before the bounds, beyond
+// them: a poisoned clock) is beaten by any stamp, so a record it held heals.
+func (h HLC) wins(cur string, now time.Time) bool {
+	if cur == "" {
+		return true
+	}
+	c, err := parseHLC(cur)
+	if err != nil || !c.inBounds(now) {
+		return true
+	}
+	return h.after(c)
+}
+
+func validDevice(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // Entry is one line of a journal.
 type Entry struct {
@@ -158,19 +205,30 @@ func DeviceOf(ctx context.Context, db *sql.DB, home string) (Device, error) {
 	return d, err
 }
 
-// next is the stamp of a change made now: above every stamp seen.
+// next is the stamp of a change made now: above every stamp seen. The
+// counter stays within MaxCounter (the millisecond moves on instead), and a
+// clock saved beyond the bounds (before they were kept) starts again from
+// the wall clock.
 func (d *Device) next(now time.Time) HLC {
 	ms := now.UnixMilli()
-	if ms > d.clock.MS {
-		d.clock = HLC{MS: ms, Device: d.ID}
-	} else {
+	if !d.clock.inBounds(now) {
+		d.clock = HLC{}
+	}
+	switch {
+	case ms > d.clock.MS:
+		d.clock = HLC{MS: ms}
+	case d.clock.C >= MaxCounter:
+		d.clock.MS, d.clock.C = d.clock.MS+1, 0
+	default:
 		d.clock.C++
 	}
+	d.clock.Device = d.ID
 	return d.clock
 }
 
 // see moves the clock past a stamp read from another device, so the next
-// change made here sorts after it whatever the two wall clocks say.
+// change made here sorts after it whatever the two wall clocks say. Only a
+// stamp within the bounds is seen (replay checks each).
 func (d *Device) see(h HLC) {
 	if h.MS > d.clock.MS || (h.MS == d.clock.MS && h.C > d.clock.C) {
 		d.clock.MS, d.clock.C = h.MS, h.C

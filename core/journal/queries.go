@@ -1,7 +1,7 @@
 package journal
 
-// SQL for the journal's own tables (migrations/0001_init.sql) and for
-// applying another device's changes to reminders and jobs.
+// SQL for the journal's own tables (migrations/). The records a change
+// from elsewhere writes are written by their owners' ApplyTx.
 const (
 	qDevice       = `SELECT device, name, machine, hlc_ms, hlc_c FROM journal_device WHERE one = 1`
 	qInsertDevice = `INSERT INTO journal_device (one, device, name, machine) VALUES (1, ?, ?, ?)`
@@ -21,31 +21,9 @@ const (
 	qBeginApplying = `INSERT INTO journal_applying (one) VALUES (1)`
 	qEndApplying   = `DELETE FROM journal_applying`
 
+	qRefused    = `INSERT OR IGNORE INTO journal_refused (hash) VALUES (?)`
 	qReadStates = `SELECT file, size, mtime_ns, offset, prefix_hash FROM journal_read`
 	qSetRead    = `INSERT INTO journal_read (file, size, mtime_ns, offset, prefix_hash) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (file) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns,
 		offset = excluded.offset, prefix_hash = excluded.prefix_hash`
-
-	qReminderByUID  = `SELECT id, text, due_at, status, created_by, created_at, delivered_at FROM reminders WHERE uid = ?`
-	qInsertReminder = `INSERT INTO reminders (uid, text, due_at, status, created_by, created_at, delivered_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-	qUpdateReminder = `UPDATE reminders SET text = ?, due_at = ?, status = ?, delivered_at = ?, updated_at = ? WHERE id = ?`
-	qReminderChange = `INSERT INTO reminder_changes (reminder_id, action, old_due_at, new_due_at, at, command)
-		VALUES (?, ?, ?, ?, ?, ?)`
-	qDeleteReminderChanges = `DELETE FROM reminder_changes WHERE reminder_id = ?`
-	qDeleteReminder        = `DELETE FROM reminders WHERE id = ?`
-
-	qJobByName = `SELECT schedule, zone, args, enabled FROM jobs WHERE name = ?`
-	qInsertJob = `INSERT INTO jobs (name, schedule, zone, args, enabled, next_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-	// Turned on or rescheduled from elsewhere, a job starts afresh here as
-	// `jobs enable` does: no failures counted, due next from now.
-	qUpdateJob = `UPDATE jobs SET schedule = ?, zone = ?, args = ?, enabled = ?, next_at = ?,
-		failures = CASE WHEN ? THEN 0 ELSE failures END,
-		disabled_reason = CASE WHEN ? THEN '' ELSE disabled_reason END, updated_at = ? WHERE name = ?`
-	qDeleteJob = `DELETE FROM jobs WHERE name = ?`
-	// A phrase another device forgot (core/forget's table), pending here.
-	qInsertForgotten = `INSERT OR IGNORE INTO forgotten (id, kind, hash, salt, runes, files, rows, sessions, at, pending, journalled)
-		VALUES (?, 'phrase', ?, ?, ?, 0, 0, 0, ?, 1, 1)`
-	qJobChange = `INSERT INTO job_changes (job_name, action, detail, at) VALUES (?, ?, ?, ?)`
 )

@@ -13,7 +13,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
+
+	"agent/core/printable"
 )
 
 // Result says what a replay did.
@@ -22,8 +27,31 @@ type Result struct {
 	Applied int // entries that set a record
 	Lost    int // entries older than the record's value: kept in history
 	Seen    int // entries applied before (a file read again)
-	Bad     int // complete lines that are not entries (skipped)
+	Bad     int // complete lines refused: not entries, or changes checked and refused
+	// Refused names each refused line once, where it is and why (a line
+	// read again, from a journal replaced, is not named again).
+	Refused []Refusal
 }
+
+// Refusal is a journal line not applied, and why.
+type Refusal struct {
+	File string // the journal's name in Dir
+	Line int    // from 1
+	Why  string
+}
+
+func (r Refusal) String() string {
+	return fmt.Sprintf("%s/%s:%d: a change from another device refused: %s", Dir, r.File, r.Line, r.Why)
+}
+
+// oneLine writes the breaks an escaped text keeps as escapes: a refusal
+// is said on one line.
+var oneLine = strings.NewReplacer("\n", `\n`, "\t", `\t`)
+
+// MaxLine bounds a journal line: the largest change a device writes (a
+// reminder's 500 characters, a job's command) is a few KB, and a line
+// beyond this is refused unread.
+const MaxLine = 64 << 10
 
 type readState struct {
 	size, mtime, offset int64
@@ -151,18 +179,39 @@ func replayFile(ctx context.Context, db *sql.DB, home, name, own string, st read
 		}
 		a := applier{tx: tx, now: now()}
 		defer a.close()
+		n := bytes.Count(data[:start], []byte{'\n'})
+		refuse := func(line []byte, why error) error {
+			res.Bad++
+			r, err := tx.ExecContext(ctx, qRefused, hashOf(line))
+			if err != nil {
+				return err
+			}
+			if k, _ := r.RowsAffected(); k > 0 {
+				res.Refused = append(res.Refused, Refusal{File: name, Line: n, Why: oneLine.Replace(printable.Escape(why.Error()))})
+			}
+			return nil
+		}
 		for line := range bytes.Lines(data[start:end]) {
-			var e Entry
-			if err := json.Unmarshal(line, &e); err != nil || !e.valid() {
-				res.Bad++
+			n++
+			e, err := parseEntry(line, a.now)
+			if err != nil {
+				if err := refuse(line, err); err != nil {
+					return err
+				}
 				continue
 			}
 			if e.HLC.Device == own {
 				continue
 			}
 			d.see(e.HLC)
-			if err := a.apply(ctx, e, res); err != nil {
-				return fmt.Errorf("journal: %s: %s %s: %w", name, e.Kind, e.Key, err)
+			refused, err := a.apply(ctx, e, res)
+			if err != nil {
+				return fmt.Errorf("journal: %s: %s %s: %w", name, e.Kind, printable.Escape(e.Key), err)
+			}
+			if refused != nil {
+				if err := refuse(line, fmt.Errorf("%s %q: %w", e.Kind, e.Key, refused)); err != nil {
+					return err
+				}
 			}
 		}
 		if _, err := tx.ExecContext(ctx, qEndApplying); err != nil {
@@ -186,13 +235,49 @@ func readAll(f *os.File, size int64) ([]byte, error) {
 	return buf[:n], nil
 }
 
-func (e Entry) valid() bool {
-	if e.Key == "" || e.HLC.Device == "" || e.HLC.MS <= 0 || e.HLC.C < 0 {
+// parseEntry reads one line as an entry and checks what every entry must
+// be, whatever its kind: at most MaxLine, JSON, a stamp within the bounds
+// at now (HLC.inBounds), a known kind, a key, an operation and a device
+// name of one short printable line. What a record may hold is its owner's
+// to check (profile, reminders, jobs, forgotten).
+func parseEntry(line []byte, now time.Time) (Entry, error) {
+	var e Entry
+	if len(line) > MaxLine {
+		return e, fmt.Errorf("a line of %d bytes; at most %d", len(line), MaxLine)
+	}
+	if err := json.Unmarshal(line, &e); err != nil {
+		return e, errors.New("not a journal entry")
+	}
+	switch {
+	case !e.HLC.inBounds(now):
+		return e, fmt.Errorf("its clock (%d.%d.%s) is more than a day ahead of this device's, or not a clock",
+			e.HLC.MS, e.HLC.C, printable.Escape(e.HLC.Device))
+	case !slices.Contains([]string{KindProfile, KindReminder, KindJob, KindForget}, e.Kind):
+		return e, fmt.Errorf("an unknown kind of record %q", printable.Escape(e.Kind))
+	case e.Key == "" || len(e.Key) > 256:
+		return e, errors.New("no key, or a key of more than 256 bytes")
+	case !isWord(e.Op, 16):
+		return e, fmt.Errorf("an operation %q that is not a word", printable.Escape(e.Op))
+	case !isName(e.Host, 64):
+		return e, fmt.Errorf("a device name %q that is not one printable line of at most 64 characters", printable.Escape(e.Host))
+	}
+	return e, nil
+}
+
+// isWord: 1 to max lower-case letters.
+func isWord(s string, max int) bool {
+	if s == "" || len(s) > max {
 		return false
 	}
-	switch e.Kind {
-	case KindProfile, KindReminder, KindJob, KindForget:
-		return true
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
 	}
-	return false
+	return true
+}
+
+// isName: one printable line of 1 to max characters (a hostname).
+func isName(s string, max int) bool {
+	return s != "" && utf8.ValidString(s) && utf8.RuneCountInString(s) <= max && printable.Escape(s) == s && !strings.ContainsAny(s, "\t\r\n")
 }

@@ -31,4 +31,13 @@ const (
 	// The claim: only the tick whose UPDATE changes the row delivers it.
 	qDeliver = `UPDATE reminders SET delivered_at = ?, updated_at = ?
 		WHERE id = ? AND status = 'pending' AND delivered_at IS NULL`
+
+	// A reminder from another device (ApplyTx), known by its uid (the
+	// column journal's migration added).
+	qByUID           = `SELECT ` + qColumns + ` FROM reminders WHERE uid = ?`
+	qInsertTravelled = `INSERT INTO reminders (uid, text, due_at, status, created_by, created_at, delivered_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	qUpdateTravelled = `UPDATE reminders SET text = ?, due_at = ?, status = ?, delivered_at = ?, updated_at = ? WHERE id = ?`
+	qDeleteChanges   = `DELETE FROM reminder_changes WHERE reminder_id = ?`
+	qDeleteReminder  = `DELETE FROM reminders WHERE id = ?`
 )

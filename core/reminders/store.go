@@ -8,9 +8,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // MaxTextRunes bounds a reminder's text: it is shown in the identity section
@@ -64,12 +62,9 @@ func parseStamp(s string) (time.Time, error) { return time.Parse(time.RFC3339, s
 // the past only by less than a second (the caller checks "in the past"
 // against the words the user typed, see Parse).
 func (s *Store) Add(ctx context.Context, text string, due time.Time, createdBy string) (Reminder, error) {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return Reminder{}, invalidf("empty reminder: nothing to remember")
-	}
-	if n := utf8.RuneCountInString(text); n > MaxTextRunes {
-		return Reminder{}, invalidf("reminder text is %d characters; at most %d", n, MaxTextRunes)
+	text, err := checkText(text)
+	if err != nil {
+		return Reminder{}, err
 	}
 	now := stamp(s.now())
 	tx, err := s.db.BeginTx(ctx, nil)
