@@ -15,6 +15,7 @@ import (
 	"agent/core/devsync"
 	"agent/core/forget"
 	"agent/core/jobs"
+	"agent/core/printable"
 	"agent/soul"
 )
 
@@ -23,7 +24,9 @@ func (a *app) syncCommand() *cli.Command {
 		Name:  "sync",
 		Usage: "share the workspace with your other devices through git: commit, fetch, merge, push",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "remote", Usage: "the git remote to sync with (any URL your git can push to); remembered as origin"},
+			&cli.StringFlag{Name: "remote", Usage: "the git remote to sync with (any URL your git can push to); remembered as origin once a fetch from it worked"},
+			&cli.BoolFlag{Name: "keep-local", Usage: "when the remote's branch does not continue what this device last synced (or holds what sync never takes): push this device's history over it (the remote's is kept here under refs/agent/kept/)"},
+			&cli.BoolFlag{Name: "take-remote", Usage: "when the remote's branch does not continue what this device last synced: move onto it, carrying over this device's changes since the last sync (its history is kept under refs/agent/kept/)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Present() {
@@ -48,6 +51,10 @@ func (a *app) syncCommand() *cli.Command {
 				return err
 			}
 			o.Remote = cmd.String("remote")
+			o.KeepLocal, o.TakeRemote = cmd.Bool("keep-local"), cmd.Bool("take-remote")
+			if o.KeepLocal && o.TakeRemote {
+				return usagef("--keep-local and --take-remote say opposite things: give one")
+			}
 			rep, err := devsync.Sync(ctx, o)
 			if err != nil {
 				return err
@@ -75,8 +82,9 @@ func (a *app) syncOptions(home string) (devsync.Options, error) {
 	device, _ := os.Hostname()
 	return devsync.Options{
 		Home:   home,
-		Driver: jobs.ShellQuote(exe) + " merge-file %O %A %B %P",
-		Device: device,
+		Driver:    jobs.ShellQuote(exe) + " merge-file -- %O %A %B %P",
+		Device:    device,
+		Forgotten: forget.Marker,
 		Replay: a.journalReplay(home),
 		AfterMerge: func(ctx context.Context, files []string) error {
 			return a.forgetAfterMerge(ctx, home, files)
@@ -109,7 +117,7 @@ func (a *app) warnConflicts(home string, files []string) {
 		return // nil would mean every file a merge writes
 	}
 	for _, c := range devsync.FindConflicts(home, files) {
-		a.warnf("%s:%d: both devices changed these lines; both versions are kept there (keep one, delete the note)", c.Path, c.Line)
+		a.warnf("%s:%d: both devices changed these lines; both versions are kept there (keep one, delete the note)", printable.Escape(c.Path), c.Line)
 	}
 }
 
@@ -179,7 +187,7 @@ func (a *app) forgetPending(ctx context.Context, home string, db *sql.DB) error 
 func (a *app) foldCopies(ctx context.Context, home string) {
 	folded, err := devsync.FoldCopies(home)
 	for _, f := range folded {
-		a.infof("merged %s, a copy a file-sync tool left, into %s", f.Copy, f.Into)
+		a.infof("merged %s, a copy a file-sync tool left, into %s", printable.Escape(f.Copy), printable.Escape(f.Into))
 	}
 	if err != nil {
 		a.warnf("%v", err)
@@ -246,7 +254,7 @@ func (a *app) mergeFileCommand() *cli.Command {
 				return err
 			}
 			if r.Conflicts > 0 {
-				a.warnf("%s: both devices changed the same lines in %d place(s); both versions are kept (agent doctor names them)", rel, r.Conflicts)
+				a.warnf("%s: both devices changed the same lines in %d place(s); both versions are kept (agent doctor names them)", printable.Escape(rel), r.Conflicts)
 			}
 			return nil
 		},
@@ -272,14 +280,17 @@ func (a *app) keepTheirSoul(ctx context.Context, oursPath, theirsPath string) er
 	if err != nil {
 		return err
 	}
-	ws, err := core.Open(ctx, home)
+	// state.db alone: the sync that runs git holds the journals' lock
+	// while it merges, so the driver must not open the workspace whole
+	// (which appends to a journal).
+	db, err := core.OpenState(ctx, home)
 	if errors.Is(err, core.ErrNoWorkspace) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	defer ws.Close()
-	_, err = soul.NewStore(ws.State, ws.Path(core.SoulFile), a.now).KeepVersion(ctx, string(theirs), "the other device's version, kept when a sync merged SOUL.md")
+	defer db.Close()
+	_, err = soul.NewStore(db, filepath.Join(home, core.SoulFile), a.now).KeepVersion(ctx, string(theirs), "the other device's version, kept when a sync merged SOUL.md")
 	return err
 }

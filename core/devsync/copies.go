@@ -16,6 +16,7 @@ import (
 	"github.com/google/renameio/v2"
 
 	"agent/core/journal"
+	"agent/core/printable"
 	"agent/memory"
 )
 
@@ -104,7 +105,7 @@ func FoldCopies(home string) ([]Folded, error) {
 			}
 			err := lock(home, merge)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("merge %s into %s: %w", copyRel, rel, err))
+				errs = append(errs, fmt.Errorf("merge %s into %s: %w", printable.Escape(copyRel), printable.Escape(rel), err))
 				continue
 			}
 			out = append(out, fo)
@@ -202,16 +203,26 @@ func foldable(rel string) bool {
 // renamed.
 func fold(home, copyRel, rel string) (int, error) {
 	cp, orig := filepath.Join(home, filepath.FromSlash(copyRel)), filepath.Join(home, filepath.FromSlash(rel))
+	// Only regular files: a link would read, or write, a file outside
+	// the workspace.
+	if ci, err := os.Lstat(cp); err != nil {
+		return 0, err
+	} else if !ci.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s is not a regular file (a link?): left as it is", printable.Escape(copyRel))
+	}
 	theirs, err := os.ReadFile(cp)
 	if err != nil {
 		return 0, err
 	}
-	fi, err := os.Stat(orig)
+	fi, err := os.Lstat(orig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, os.Rename(cp, orig)
 	}
 	if err != nil {
 		return 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s is not a regular file (a link?): left as it is", printable.Escape(rel))
 	}
 	ours, err := os.ReadFile(orig)
 	if err != nil {
