@@ -81,11 +81,11 @@ func (a *app) syncOptions(home string) (devsync.Options, error) {
 	}
 	device, _ := os.Hostname()
 	return devsync.Options{
-		Home:   home,
+		Home:      home,
 		Driver:    jobs.ShellQuote(exe) + " merge-file -- %O %A %B %P",
 		Device:    device,
 		Forgotten: forget.Marker,
-		Replay: a.journalReplay(home),
+		Replay:    a.journalReplay(home),
 		AfterMerge: func(ctx context.Context, files []string) error {
 			return a.forgetAfterMerge(ctx, home, files)
 		},
