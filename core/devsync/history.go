@@ -52,7 +52,10 @@ func diverged(prev, cur, why string) error {
 // cur lacks is, in cur, the same line with parts replaced by marker (what
 // a forget leaves). A file removed, a line removed or changed otherwise,
 // is not a forget: why says the first such place. With marker "" nothing
-// verifies.
+// verifies. What is checked is the shape, not the phrase: who can push to
+// the remote can remove text with an ordinary commit too; what this
+// protects is the history and what this device wrote, which an old,
+// replaced or unrelated branch would take away.
 func verifyForget(ctx context.Context, g *git, prev, cur, marker string) (ok bool, why string, err error) {
 	if marker == "" {
 		return false, "no forget is known here", nil
@@ -62,7 +65,6 @@ func verifyForget(ctx context.Context, g *git, prev, cur, marker string) (ok boo
 		return false, "", fmt.Errorf("sync: compare the remote's history: %w", err)
 	}
 	recs := strings.Split(out, "\x00")
-	forgot := false
 	for i := 0; i+1 < len(recs); i += 2 {
 		f := strings.Fields(recs[i])
 		rel := recs[i+1]
@@ -83,15 +85,12 @@ func verifyForget(ctx context.Context, g *git, prev, cur, marker string) (ok boo
 		if err != nil {
 			return false, "", err
 		}
-		n, line := forgetsIn(old, new, marker)
-		if n < 0 {
+		if n, line := forgetsIn(old, new, marker); n < 0 {
 			return false, fmt.Sprintf("it changes line %d of %s", line, printable.Escape(rel)), nil
 		}
-		forgot = forgot || n > 0
 	}
-	if !forgot {
-		return false, "nothing in it was forgotten", nil
-	}
+	// (A rewrite that removed nothing, a forget that found nothing on the
+	// other device, is taken too: taking it loses nothing.)
 	return true, "", nil
 }
 
