@@ -87,7 +87,7 @@ func FoldCopies(home string) ([]Folded, error) {
 				errs = append(errs, fmt.Errorf("%s is a file-sync tool's copy of %s: the tool shares this machine's databases, which breaks them (SQLite copied mid-write) and conflicts on every run; exclude state.db* and index.db* from it (Syncthing: two lines in .stignore; Dropbox: mark them ignored) and share the workspace with agent sync; then delete %s", copyRel, orig, copyRel))
 				continue
 			}
-			if !foldable(rel) {
+			if !foldable(rel) || !memory.ExactConflictCopy(name) && !newerCopy(abs, name, orig) {
 				continue
 			}
 			fo := Folded{Copy: copyRel, Into: rel}
@@ -191,6 +191,22 @@ func saveSeen(home string, seen map[string]string) {
 		}
 	}
 	_ = renameio.WriteFile(p, []byte(b.String()), 0o600)
+}
+
+// newerCopy says whether an iCloud-like copy (NAME 2.md, a name a person
+// may choose too) is one: its original is there and it is newer, as a copy
+// the tool made of a file changed elsewhere is. Otherwise it is the user's
+// file and stays as it is.
+func newerCopy(dir, name, orig string) bool {
+	ci, err := os.Lstat(filepath.Join(dir, name))
+	if err != nil {
+		return false
+	}
+	oi, err := os.Lstat(filepath.Join(dir, orig))
+	if err != nil || !oi.Mode().IsRegular() {
+		return false
+	}
+	return ci.ModTime().After(oi.ModTime())
 }
 
 // foldable is a file a copy of which is merged: a workspace memory file.

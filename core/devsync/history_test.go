@@ -143,23 +143,33 @@ func TestForgedForgetIsNotAdopted(t *testing.T) {
 // on both devices at the end.
 func TestWritesDuringSyncsAreKept(t *testing.T) {
 	a, b, _ := twoDevices(t)
-	const writers, each = 3, 12
+	const writers = 3
 	var wg gosync.WaitGroup
-	errs := make(chan error, writers*each)
+	stop := make(chan struct{})
+	written := make([]int, writers)
+	errs := make(chan error, writers)
 	for w := range writers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range each {
-				at := time.Date(2026, 11, 27, 12+w, i, 0, 0, time.UTC)
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				at := time.Date(2026, 11, 27, 12+w, i%60, 0, 0, time.UTC)
 				if _, err := memory.AppendLog(a, at, fmt.Sprintf("writer %d entry %d", w, i)); err != nil {
 					errs <- err
+					return
 				}
-				time.Sleep(time.Duration(5+w) * time.Millisecond)
+				written[w] = i + 1
+				time.Sleep(time.Duration(60+20*w) * time.Millisecond)
 			}
 		}()
 	}
 	const phrase = "the door code is 9911"
+	var failed []string
 	for round := 0; round < 6; round++ {
 		appendLog(t, b, fmt.Sprintf("08:%02d", round), fmt.Sprintf("desktop round %d", round))
 		if round == 2 {
@@ -171,9 +181,15 @@ func TestWritesDuringSyncsAreKept(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		sync(t, b)
-		sync(t, a)
+		// A failed sync is counted, not fatal: the entries are counted
+		// either way.
+		for _, home := range []string{b, a} {
+			if err := syncErr(t, home); err != nil {
+				failed = append(failed, err.Error())
+			}
+		}
 	}
+	close(stop)
 	wg.Wait()
 	close(errs)
 	for err := range errs {
@@ -181,10 +197,12 @@ func TestWritesDuringSyncsAreKept(t *testing.T) {
 	}
 	sync(t, a)
 	sync(t, b)
+	total := 0
 	for _, home := range []string{a, b} {
 		got := read(t, home, "logs/2026-11-27.md")
 		for w := range writers {
-			for i := range each {
+			total += written[w]
+			for i := range written[w] {
 				if s := fmt.Sprintf("writer %d entry %d\n", w, i); strings.Count(got, s) != 1 {
 					t.Errorf("%s: %q %d times", home, s, strings.Count(got, s))
 				}
@@ -194,6 +212,10 @@ func TestWritesDuringSyncsAreKept(t *testing.T) {
 			t.Errorf("%s: the forgotten phrase is back", home)
 		}
 	}
+	for _, f := range failed {
+		t.Errorf("a sync during the writes failed: %s", f)
+	}
+	t.Logf("%d entries written during the syncs", total/2)
 }
 
 // g runs git in dir and says whether it exited 0.
