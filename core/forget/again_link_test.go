@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"agent/core/forget"
 )
@@ -15,14 +14,7 @@ import (
 // read nor rewritten, and the link stays a link.
 func TestAgainLeavesLinksAlone(t *testing.T) {
 	home, db := workspace(t)
-	write(t, home, "logs/2026-11-20.md", "# 2026-11-20\n\nthe door code is Blue Heron 42\n")
-	p, err := forget.Find(context.Background(), home, db, nil, "blue heron 42")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Apply(context.Background(), home, db, nil, time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	forgetHeron(t, home, db)
 	outside := filepath.Join(t.TempDir(), "elsewhere.md")
 	const text = "my own note: blue heron 42\n"
 	if err := os.WriteFile(outside, []byte(text), 0o600); err != nil {
