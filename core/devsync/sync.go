@@ -151,11 +151,14 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 	if rep.Committed, err = commit(ctx, g, o.Device, o.Warn); err != nil {
 		return rep, err
 	}
-	url, err := g.run(ctx, "remote", "get-url", "origin")
-	if err != nil {
+	url := oldURL
+	if o.Remote != "" {
+		url = o.Remote
+	}
+	if url == "" {
 		return rep, nil // no remote yet: committed here, nothing to exchange
 	}
-	rep.Remote = Redact(strings.TrimSpace(url))
+	rep.Remote = Redact(url)
 	branch, err := g.run(ctx, "symbolic-ref", "--short", "HEAD")
 	if err != nil {
 		return rep, fmt.Errorf("sync: the workspace repository is not on a branch (git checkout main): %w", err)
@@ -172,10 +175,12 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 	}
 	// What this device last synced; a workspace synced before it was
 	// recorded has the remote branch as last fetched.
-	prev := revision(ctx, g, syncedRef)
+	synced := revision(ctx, g, syncedRef)
+	prev := synced
 	if prev == "" {
 		prev = revision(ctx, g, upstream)
 	}
+	final := "" // the remote branch as this sync leaves it
 	rewritten := false // a verified rewrite: the old history may be pruned
 	for round := 0; ; round++ {
 		before := revision(ctx, g, "HEAD")
@@ -235,8 +240,10 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 			}
 			warn(o, "replacing the remote's branch with this device's; the remote's is kept here under "+ref)
 		}
-		prev = cur
-		if cur != "" && replace == "" {
+		prev, final = cur, cur
+		// Nothing to merge when this device holds the remote's commit
+		// already (an unchanged sync, a push of its own).
+		if cur != "" && replace == "" && !g.ok(ctx, "merge-base", "--is-ancestor", cur, "HEAD") {
 			if err := workTree(o.Home, func() error { return merge(ctx, g, o, upstream) }); err != nil {
 				return rep, err
 			}
@@ -271,6 +278,7 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 		_, err := g.run(ctx, append(args, "origin", "HEAD:refs/heads/"+branch)...)
 		if err == nil {
 			rep.Pushed = true
+			final = revision(ctx, g, "HEAD")
 			if squashed {
 				if err := os.Remove(filepath.Join(o.Home, rewriteMark)); err != nil {
 					return rep, fmt.Errorf("sync: %w", err)
@@ -283,8 +291,8 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 			return rep, fmt.Errorf("sync: push to %s: %w", rep.Remote, err)
 		}
 	}
-	if up := revision(ctx, g, upstream); up != "" {
-		if _, err := g.run(ctx, "update-ref", syncedRef, up); err != nil {
+	if final != "" && final != synced {
+		if _, err := g.run(ctx, "update-ref", syncedRef, final); err != nil {
 			return rep, fmt.Errorf("sync: %w", err)
 		}
 	}
@@ -492,11 +500,24 @@ func setup(ctx context.Context, g *git, o Options) (created bool, err error) {
 	}
 	// The driver lives in .git/config: git never runs a command a fetched
 	// file names, so each device registers its own.
+	// Read in one call, written only where they differ: an unchanged
+	// sync starts one git for them, not three.
+	have := map[string]string{}
+	if out, err := g.run(ctx, "config", "--local", "-z", "--get-regexp", `^(merge\.agent\.|core\.symlinks$)`); err == nil {
+		for _, rec := range strings.Split(out, "\x00") {
+			if k, v, ok := strings.Cut(rec, "\n"); ok {
+				have[k] = v
+			}
+		}
+	}
 	for _, kv := range [][2]string{
 		{"merge.agent.name", "agent: memory files merged entry by entry and section by section"},
 		{"merge.agent.driver", o.Driver},
 		{"core.symlinks", "false"},
 	} {
+		if v, ok := have[kv[0]]; ok && v == kv[1] {
+			continue
+		}
 		if _, err := g.run(ctx, "config", "--local", kv[0], kv[1]); err != nil {
 			return created, err
 		}
