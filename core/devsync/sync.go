@@ -180,7 +180,7 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 	if prev == "" {
 		prev = revision(ctx, g, upstream)
 	}
-	final := "" // the remote branch as this sync leaves it
+	final := ""        // the remote branch as this sync leaves it
 	rewritten := false // a verified rewrite: the old history may be pruned
 	for round := 0; ; round++ {
 		before := revision(ctx, g, "HEAD")
