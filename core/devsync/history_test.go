@@ -223,3 +223,25 @@ func g(t *testing.T, dir string, args ...string) bool {
 	t.Helper()
 	return execGit(dir, args...).Run() == nil
 }
+
+// What a forget leaves is the old text with phrases replaced by the
+// marker; anything else removed, or one marker standing for two removed
+// lines, is not. Journal lines compare as the JSON they hold.
+func TestForgetsIn(t *testing.T) {
+	const m = "[forgotten]"
+	for _, c := range []struct {
+		old, new string
+		n        int
+	}{
+		{"a\nmy pin is 4711\nb\n", "a\nmy pin is [forgotten]\nb\nc\n", 1},
+		{"a\nb\n", "a\nb\nnew\n", 0},
+		{"a\nsecret one\nsecret two\n", "a\n[forgotten]\n", -1},
+		{"a\nkept\n", "a\n", -1},
+		{"- fact one\n- fact two\n", "- [forgotten]\n- [forgotten]\n", 2},
+		{canonicalLines(`{"b":1,"a":"Marta \u0026 Tom"}`), canonicalLines(`{"a":"[forgotten]","b":1}`), 1},
+	} {
+		if n, _ := forgetsIn(c.old, c.new, m); n != c.n {
+			t.Errorf("forgetsIn(%q, %q) = %d, want %d", c.old, c.new, n, c.n)
+		}
+	}
+}
