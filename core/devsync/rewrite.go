@@ -97,10 +97,8 @@ func adopt(ctx context.Context, g *git, o Options, old, new string) error {
 // before the branch moved, the branch (with what the work tree held, just
 // committed) is this device's side and the fetched rewrite the target;
 // killed after, the branch is on the rewrite already and is the target.
+// The caller checks that adoptHead is there, and holds workTree.
 func resumeAdopt(ctx context.Context, g *git, upstream string) error {
-	if revision(ctx, g, adoptHead) == "" {
-		return nil
-	}
 	if _, err := commit(ctx, g, "", nil); err != nil {
 		return err
 	}

@@ -170,8 +170,10 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 	// A push that loses a race with another device's push fetches and
 	// merges again; a few rounds settle any real pace of use.
 	upstream := "refs/remotes/origin/" + branch
-	if err := workTree(o.Home, func() error { return resumeAdopt(ctx, g, upstream) }); err != nil {
-		return rep, err
+	if revision(ctx, g, adoptHead) != "" {
+		if err := workTree(o.Home, func() error { return resumeAdopt(ctx, g, upstream) }); err != nil {
+			return rep, err
+		}
 	}
 	// What this device last synced; a workspace synced before it was
 	// recorded has the remote branch as last fetched.
