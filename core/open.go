@@ -11,6 +11,7 @@ import (
 
 	"agent/core/devsync"
 	"agent/core/forget"
+	"agent/core/printable"
 	"agent/index"
 )
 
@@ -189,7 +190,7 @@ func (o OpenOptions) forgetPending(ctx context.Context, home string, db *sql.DB)
 func (o OpenOptions) foldCopies(ctx context.Context, home string) {
 	folded, err := devsync.FoldCopies(home)
 	for _, f := range folded {
-		o.infof("merged %s, a copy a file-sync tool left, into %s", f.Copy, f.Into)
+		o.infof("merged %s, a copy a file-sync tool left, into %s", printable.Escape(f.Copy), printable.Escape(f.Into))
 	}
 	if err != nil {
 		o.warnf("%v", err)
@@ -240,7 +241,7 @@ func (o OpenOptions) warnConflicts(home string, files []string) {
 		return // nil would mean every file a merge writes
 	}
 	for _, c := range devsync.FindConflicts(home, files) {
-		o.warnf("%s:%d: both devices changed these lines; both versions are kept there (keep one, delete the note)", c.Path, c.Line)
+		o.warnf("%s:%d: both devices changed these lines; both versions are kept there (keep one, delete the note)", printable.Escape(c.Path), c.Line)
 	}
 }
 

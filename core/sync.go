@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"time"
 
 	"agent/core/devsync"
@@ -52,6 +53,7 @@ func (o OpenOptions) syncHooks(so *devsync.Options) {
 	so.Replay = func(ctx context.Context) error { return o.replayJournals(ctx, home) }
 	so.AfterMerge = func(ctx context.Context, files []string) error { return o.forgetAfterMerge(ctx, home, files) }
 	so.Warn = o.Warn
+	so.Forgotten = forget.Marker
 }
 
 // forgetAfterMerge keeps what was forgotten forgotten across a merge: the
@@ -107,14 +109,17 @@ func KeepTheirSoul(ctx context.Context, home, oursPath, theirsPath string, now f
 	if string(ours) == string(theirs) {
 		return nil
 	}
-	ws, err := openJournalled(ctx, home)
+	// state.db alone: the sync that runs git holds the journals' lock
+	// while it merges, so the driver must not open the workspace whole
+	// (which appends to a journal).
+	db, err := OpenState(ctx, home)
 	if errors.Is(err, ErrNoWorkspace) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	defer ws.Close()
-	_, err = soul.NewStore(ws.State, ws.Path(SoulFile), now).KeepVersion(ctx, string(theirs), "the other device's version, kept when a sync merged SOUL.md")
+	defer db.Close()
+	_, err = soul.NewStore(db, filepath.Join(home, SoulFile), now).KeepVersion(ctx, string(theirs), "the other device's version, kept when a sync merged SOUL.md")
 	return err
 }

@@ -8,25 +8,45 @@ import (
 
 // conflictCopy recognises the copies file-sync tools make when two devices
 // changed a file at once, each with the part of the name that, put
-// together, is the original's name:
-//   - Syncthing: NAME.sync-conflict-20261127-101500-ABCDEF1.md
-//   - Dropbox:   NAME (Laptop's conflicted copy 2026-11-27).md
+// together, is the original's name, by the exact pattern the tool writes:
+//   - Syncthing: NAME.sync-conflict-20261127-101500-ABCDEF1.md (date, time, device)
+//   - Dropbox:   NAME (Laptop's conflicted copy 2026-11-27).md (a date, maybe a number)
 //   - iCloud:    NAME 2.md
-//   - OneDrive:  NAME-DEVICE.md (device names as OneDrive writes them, in capitals)
 //
-// The first two are unmistakable for any name. The last two look like names
-// a person might choose ("Chapter 2.md", "2026-11-27-trip.md"), so they
-// count only for the workspace's own files: a daily log, MEMORY.md, SOUL.md
-// and the journals (.jsonl).
+// The first two are unmistakable for any name (exactCopies of them). The
+// iCloud form looks like a name a person might choose ("Chapter 2.md",
+// "2026-11-27 2.md" kept on purpose), so it counts only for the
+// workspace's own files (a daily log, MEMORY.md, SOUL.md, the journals),
+// and devsync merges such a copy only where the original exists and the
+// copy is newer. OneDrive's NAME-DEVICE.md is not recognised: MEMORY-OLD.md
+// and logs/2026-11-28-TODO.md are the user's.
 var conflictCopy = sync.OnceValue(func() []*regexp.Regexp {
 	return []*regexp.Regexp{
-		regexp.MustCompile(`^(.+?)\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?(\.[^.]+)?$`),
-		regexp.MustCompile(`^(.+?) \([^()]*conflicted copy[^()]*\)(\.[^.]+)?$`),
+		regexp.MustCompile(`^(.+?)\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7}(\.[^.]+)?$`),
+		regexp.MustCompile(`^(.+?) \([^()]*conflicted copy \d{4}-\d{2}-\d{2}(?: \d+)?\)(\.[^.]+)?$`),
 		regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}|MEMORY|SOUL) \d+(\.md)$`),
 		regexp.MustCompile(`^([^ ]+) \d+(\.jsonl)$`),
-		regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}|MEMORY|SOUL)-[A-Z0-9][A-Z0-9-]*(\.md)$`),
 	}
 })
+
+// exactCopies is how many of conflictCopy's patterns are unmistakable.
+const exactCopies = 2
+
+// ExactConflictCopy says whether name is a conflict copy by a pattern no
+// person's file name fits (Syncthing's, Dropbox's); an iCloud-like name
+// ("2026-11-27 2.md") is one only where more says so (devsync: the
+// original exists and the copy is newer).
+func ExactConflictCopy(name string) bool {
+	if !MayBeConflictCopy(name) {
+		return false
+	}
+	for _, re := range conflictCopy()[:exactCopies] {
+		if re.MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
 
 // ConflictCopyOf says whether name (a file name without its directory) is
 // a conflict copy a file-sync tool made, and of which file: such copies are

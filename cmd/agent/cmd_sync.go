@@ -11,6 +11,7 @@ import (
 	"agent/core"
 	"agent/core/devsync"
 	"agent/core/jobs"
+	"agent/core/printable"
 )
 
 func (a *app) syncCommand() *cli.Command {
@@ -18,7 +19,9 @@ func (a *app) syncCommand() *cli.Command {
 		Name:  "sync",
 		Usage: "share the workspace with your other devices through git: commit, fetch, merge, push",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "remote", Usage: "the git remote to sync with (any URL your git can push to); remembered as origin"},
+			&cli.StringFlag{Name: "remote", Usage: "the git remote to sync with (any URL your git can push to); remembered as origin once a fetch from it worked"},
+			&cli.BoolFlag{Name: "keep-local", Usage: "when the remote's branch does not continue what this device last synced (or holds what sync never takes): push this device's history over it (the remote's is kept here under refs/agent/kept/)"},
+			&cli.BoolFlag{Name: "take-remote", Usage: "when the remote's branch does not continue what this device last synced: move onto it, carrying over this device's changes since the last sync (its history is kept under refs/agent/kept/)"},
 		},
 		Commands: []*cli.Command{a.syncKeyCommand()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -34,6 +37,10 @@ func (a *app) syncCommand() *cli.Command {
 				return err
 			}
 			o.Remote = cmd.String("remote")
+			o.KeepLocal, o.TakeRemote = cmd.Bool("keep-local"), cmd.Bool("take-remote")
+			if o.KeepLocal && o.TakeRemote {
+				return usagef("--keep-local and --take-remote say opposite things: give one")
+			}
 			rep, err := core.Sync(ctx, o, a.opening())
 			if err != nil {
 				return err
@@ -60,7 +67,7 @@ func (a *app) syncOptions(home string) (devsync.Options, error) {
 	device, _ := os.Hostname()
 	return devsync.Options{
 		Home:   home,
-		Driver: jobs.ShellQuote(exe) + " merge-file %O %A %B %P",
+		Driver: jobs.ShellQuote(exe) + " merge-file -- %O %A %B %P",
 		Device: device,
 	}, nil
 }
@@ -93,7 +100,7 @@ func (a *app) mergeFileCommand() *cli.Command {
 				return err
 			}
 			if r.Conflicts > 0 {
-				a.warnf("%s: both devices changed the same lines in %d place(s); both versions are kept (agent doctor names them)", rel, r.Conflicts)
+				a.warnf("%s: both devices changed the same lines in %d place(s); both versions are kept (agent doctor names them)", printable.Escape(rel), r.Conflicts)
 			}
 			return nil
 		},

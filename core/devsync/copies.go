@@ -16,6 +16,7 @@ import (
 	"github.com/google/renameio/v2"
 
 	"agent/core/journal"
+	"agent/core/printable"
 	"agent/memory"
 )
 
@@ -86,7 +87,7 @@ func FoldCopies(home string) ([]Folded, error) {
 				errs = append(errs, fmt.Errorf("%s is a file-sync tool's copy of %s: the tool shares this machine's databases, which breaks them (SQLite copied mid-write) and conflicts on every run; exclude state.db* and index.db* from it (Syncthing: two lines in .stignore; Dropbox: mark them ignored) and share the workspace with agent sync; then delete %s", copyRel, orig, copyRel))
 				continue
 			}
-			if !foldable(rel) {
+			if !foldable(rel) || !memory.ExactConflictCopy(name) && !newerCopy(abs, name, orig) {
 				continue
 			}
 			fo := Folded{Copy: copyRel, Into: rel}
@@ -104,7 +105,7 @@ func FoldCopies(home string) ([]Folded, error) {
 			}
 			err := lock(home, merge)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("merge %s into %s: %w", copyRel, rel, err))
+				errs = append(errs, fmt.Errorf("merge %s into %s: %w", printable.Escape(copyRel), printable.Escape(rel), err))
 				continue
 			}
 			out = append(out, fo)
@@ -192,6 +193,22 @@ func saveSeen(home string, seen map[string]string) {
 	_ = renameio.WriteFile(p, []byte(b.String()), 0o600)
 }
 
+// newerCopy says whether an iCloud-like copy (NAME 2.md, a name a person
+// may choose too) is one: its original is there and it is newer, as a copy
+// the tool made of a file changed elsewhere is. Otherwise it is the user's
+// file and stays as it is.
+func newerCopy(dir, name, orig string) bool {
+	ci, err := os.Lstat(filepath.Join(dir, name))
+	if err != nil {
+		return false
+	}
+	oi, err := os.Lstat(filepath.Join(dir, orig))
+	if err != nil || !oi.Mode().IsRegular() {
+		return false
+	}
+	return ci.ModTime().After(oi.ModTime())
+}
+
 // foldable is a file a copy of which is merged: a workspace memory file.
 func foldable(rel string) bool {
 	return rel == "MEMORY.md" || rel == "SOUL.md" || isLog(rel) || isJournal(rel)
@@ -202,16 +219,26 @@ func foldable(rel string) bool {
 // renamed.
 func fold(home, copyRel, rel string) (int, error) {
 	cp, orig := filepath.Join(home, filepath.FromSlash(copyRel)), filepath.Join(home, filepath.FromSlash(rel))
+	// Only regular files: a link would read, or write, a file outside
+	// the workspace.
+	if ci, err := os.Lstat(cp); err != nil {
+		return 0, err
+	} else if !ci.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s is not a regular file (a link?): left as it is", printable.Escape(copyRel))
+	}
 	theirs, err := os.ReadFile(cp)
 	if err != nil {
 		return 0, err
 	}
-	fi, err := os.Stat(orig)
+	fi, err := os.Lstat(orig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, os.Rename(cp, orig)
 	}
 	if err != nil {
 		return 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s is not a regular file (a link?): left as it is", printable.Escape(rel))
 	}
 	ours, err := os.ReadFile(orig)
 	if err != nil {

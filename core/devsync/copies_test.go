@@ -148,3 +148,54 @@ func TestWorkspaceTopChurnNotRemembered(t *testing.T) {
 		t.Errorf("seen file rewritten after the top folder's churn:\n%q\nwas\n%q", after, before)
 	}
 }
+
+// Item 7: only the exact patterns the tools write are conflict copies.
+// MEMORY-OLD.md, SOUL-BACKUP.md, logs/DATE-TODO.md, a Syncthing-like name
+// without its device, and an iCloud-like "DATE 2.md" older than its
+// original or without one stay the user's files, untouched; the same
+// iCloud name newer than its original is merged.
+func TestUsersFilesAreNotCopies(t *testing.T) {
+	home := t.TempDir()
+	mem := "# Memory\n\n- likes tea\n"
+	write(t, home, "MEMORY.md", mem)
+	write(t, home, "SOUL.md", "# Soul\n")
+	write(t, home, "logs/2026-11-27.md", "# 2026-11-27\n\n### 08:00\n\nbreakfast\n")
+	mine := map[string]string{
+		"MEMORY-OLD.md":           "# Memory\n\n- an old fact\n",
+		"SOUL-BACKUP.md":          "# Soul\n\nold soul\n",
+		"logs/2026-11-28-TODO.md": "- call the plumber\n",
+		"logs/2026-11-28 2.md":    "# a second page, no original\n",
+		"logs/2026-11-27 2.md":    "# 2026-11-27\n\n### 07:00\n\nolder than the log\n",
+		"logs/2026-11-27.sync-conflict-20261127-101500.md": "# 2026-11-27\n\n### 06:00\n\nno device id\n",
+	}
+	for rel, body := range mine {
+		write(t, home, rel, body)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(home, "logs", "2026-11-27 2.md"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	folded, err := FoldCopies(home)
+	if err != nil || len(folded) != 0 {
+		t.Fatalf("folded %+v, %v", folded, err)
+	}
+	for rel, body := range mine {
+		if got := read(t, home, rel); got != body {
+			t.Errorf("%s changed: %q", rel, got)
+		}
+	}
+	if read(t, home, "MEMORY.md") != mem {
+		t.Error("MEMORY.md changed")
+	}
+
+	// An iCloud copy newer than its original is one.
+	write(t, home, "MEMORY 2.md", "# Memory\n\n- likes tea\n- from the other device\n")
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(filepath.Join(home, "MEMORY 2.md"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	folded, err = FoldCopies(home)
+	if err != nil || len(folded) != 1 || !strings.Contains(read(t, home, "MEMORY.md"), "from the other device") {
+		t.Errorf("an iCloud copy newer than MEMORY.md: %+v, %v", folded, err)
+	}
+}

@@ -19,6 +19,22 @@ type git struct {
 	bin string
 	dir string
 	env []string
+	// hide is what no message may carry, each followed by what is said
+	// instead (a remote URL's credentials, see secrets).
+	hide []string
+}
+
+// scrub is s with every secret of g's remote URLs replaced.
+func (g *git) scrub(s string) string {
+	if len(g.hide) == 0 {
+		return s
+	}
+	return strings.NewReplacer(g.hide...).Replace(s)
+}
+
+// hideURL makes every later message of g say url redacted.
+func (g *git) hideURL(url string) {
+	g.hide = append(g.hide, secrets(url)...)
 }
 
 func newGit(dir string) (*git, error) {
@@ -27,8 +43,15 @@ func newGit(dir string) (*git, error) {
 		return nil, ErrNoGit
 	}
 	// No pager, no prompt on a terminal sync is not reading from, and
-	// messages in one language so what is parsed stays parseable.
-	env := append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "LC_ALL=C", "GIT_MERGE_AUTOEDIT=no")
+	// messages in one language so what is parsed stays parseable. No hook
+	// runs (a hook is code, and sync runs only git), links are written as
+	// files (a fetched tree with one is refused anyway, see checkTree), and
+	// no protocol that runs a command is used.
+	env := append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "LC_ALL=C", "GIT_MERGE_AUTOEDIT=no",
+		"GIT_CONFIG_COUNT=3",
+		"GIT_CONFIG_KEY_0=core.hooksPath", "GIT_CONFIG_VALUE_0="+os.DevNull,
+		"GIT_CONFIG_KEY_1=core.symlinks", "GIT_CONFIG_VALUE_1=false",
+		"GIT_CONFIG_KEY_2=protocol.ext.allow", "GIT_CONFIG_VALUE_2=never")
 	return &git{bin: bin, dir: dir, env: env}, nil
 }
 
@@ -48,7 +71,7 @@ func (g *git) run(ctx context.Context, args ...string) (string, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return out.String(), &gitError{args: args, msg: msg}
+		return out.String(), &gitError{args: args, msg: g.scrub(msg)}
 	}
 	return out.String(), nil
 }

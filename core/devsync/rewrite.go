@@ -78,7 +78,13 @@ const (
 // here since the last common commit are merged, by the memory rules, onto
 // the rewritten branch, so a removal the rewrite carries (the forgotten
 // text) stays removed and what this device wrote since stays written.
-func adopt(ctx context.Context, g *git, old, new string) error {
+//
+// It runs holding the work tree's locks (workTree) and commits first what
+// the work tree holds, so the reset it makes drops nothing written since.
+func adopt(ctx context.Context, g *git, o Options, old, new string) error {
+	if _, err := commit(ctx, g, o.Device, o.Warn); err != nil {
+		return err
+	}
 	for _, kv := range [][2]string{{adoptHead, "HEAD"}, {adoptOld, old}} {
 		if _, err := g.run(ctx, "update-ref", kv[0], kv[1]); err != nil {
 			return fmt.Errorf("sync: adopt the rewritten history: %w", err)
@@ -91,17 +97,30 @@ func adopt(ctx context.Context, g *git, old, new string) error {
 // before the branch moved, the branch (with what the work tree held, just
 // committed) is this device's side and the fetched rewrite the target;
 // killed after, the branch is on the rewrite already and is the target.
+// The caller checks that adoptHead is there, and holds workTree.
 func resumeAdopt(ctx context.Context, g *git, upstream string) error {
-	if revision(ctx, g, adoptHead) == "" {
-		return nil
+	if _, err := commit(ctx, g, "", nil); err != nil {
+		return err
 	}
-	if up := revision(ctx, g, upstream); up != "" && !g.ok(ctx, "merge-base", "--is-ancestor", up, "HEAD") {
+	up := revision(ctx, g, upstream)
+	target := "HEAD"
+	if up != "" && !g.ok(ctx, "merge-base", "--is-ancestor", up, "HEAD") {
 		if _, err := g.run(ctx, "update-ref", adoptHead, "HEAD"); err != nil {
 			return fmt.Errorf("sync: adopt the rewritten history: %w", err)
 		}
-		return finishAdopt(ctx, g, up)
+		target = up
 	}
-	return finishAdopt(ctx, g, "HEAD")
+	if err := finishAdopt(ctx, g, target); err != nil {
+		return err
+	}
+	// The rewrite (checked before the adoption began) is what this device
+	// synced last now.
+	if up != "" {
+		if _, err := g.run(ctx, "update-ref", syncedRef, up); err != nil {
+			return fmt.Errorf("sync: %w", err)
+		}
+	}
+	return nil
 }
 
 // finishAdopt merges the saved branch's own changes onto new.
@@ -162,9 +181,13 @@ func finishAdopt(ctx context.Context, g *git, new string) error {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return err
 		}
-		if err := renameio.WriteFile(path, data, 0o644); err != nil {
+		if err := renameio.WriteFile(path, data, 0o600); err != nil {
 			return err
 		}
+	}
+	// git's reset wrote the rewritten branch's files by the umask.
+	if err := narrowChanged(ctx, g, base); err != nil {
+		return err
 	}
 	if _, err := g.run(ctx, "add", "-A"); err != nil {
 		return err

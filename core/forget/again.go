@@ -44,6 +44,10 @@ func Again(ctx context.Context, home string, db *sql.DB, rels []string) ([]strin
 		}
 		rewrite := func() error {
 			file := filepath.Join(home, filepath.FromSlash(rel))
+			// Only regular files: a link is neither read nor replaced.
+			if fi, err := os.Lstat(file); err == nil && !fi.Mode().IsRegular() {
+				return nil
+			}
 			data, err := os.ReadFile(file)
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil

@@ -46,8 +46,9 @@ func TestFindRefusesWhatCannotBeAPhrase(t *testing.T) {
 // TestForgottenHolds: the hashes kept recognise the phrase in any case
 // inside a longer text, and nothing else; the phrase itself is nowhere in
 // state.db.
-func TestForgottenHolds(t *testing.T) {
-	home, db := workspace(t)
+// forgetHeron writes a log holding "Blue Heron 42" and forgets it.
+func forgetHeron(t *testing.T, home string, db *sql.DB) {
+	t.Helper()
 	write(t, home, "logs/2026-11-20.md", "# 2026-11-20\n\nthe door code is Blue Heron 42\n")
 	p, err := forget.Find(context.Background(), home, db, nil, "blue heron 42")
 	if err != nil {
@@ -56,6 +57,11 @@ func TestForgottenHolds(t *testing.T) {
 	if _, err := p.Apply(context.Background(), home, db, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func TestForgottenHolds(t *testing.T) {
+	home, db := workspace(t)
+	forgetHeron(t, home, db)
 	f, err := forget.LoadForgotten(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
