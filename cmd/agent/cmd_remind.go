@@ -55,7 +55,7 @@ func (a *app) remindersCommand() *cli.Command {
 		if cmd.Args().Present() {
 			return unknownCommand(cmd, cmd.Args().First())
 		}
-		return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
+		return a.withRemindersFrom(ctx, a.openForReading, func(st *reminders.Store, loc *time.Location) error {
 			var list []reminders.Reminder
 			var err error
 			if cmd.Bool("all") {
@@ -125,7 +125,13 @@ func (a *app) remindersCommand() *cli.Command {
 // withReminders opens the workspace and hands run the reminder store and
 // the user's zone.
 func (a *app) withReminders(ctx context.Context, run func(st *reminders.Store, loc *time.Location) error) error {
-	ws, err := a.openWorkspace(ctx)
+	return a.withRemindersFrom(ctx, a.openWorkspace, run)
+}
+
+// withRemindersFrom is withReminders with the workspace opened by open
+// (openForReading for the list, which works on a read-only disk).
+func (a *app) withRemindersFrom(ctx context.Context, open func(context.Context) (*core.Workspace, error), run func(st *reminders.Store, loc *time.Location) error) error {
+	ws, err := open(ctx)
 	if err != nil {
 		return err
 	}

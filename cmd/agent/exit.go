@@ -63,6 +63,7 @@ var exitCodes = []struct {
 }{
 	{core.ErrNoWorkspace, exitFailure},
 	{core.ErrStateDB, exitFailure},
+	{core.ErrCannotWrite, exitFailure}, // a full or read-only disk
 	{core.ErrModelUnavailable, exitUnavailable},
 	{core.ErrInvalidInput, exitUsage},
 	{core.ErrContextTooSmall, exitUsage}, // a num_ctx too small for what is never cut
@@ -118,6 +119,11 @@ func reportError(w io.Writer, err error) {
 		return
 	}
 	msg := strings.TrimRight(err.Error(), ".\n")
+	if p := core.DiskProblem(err); p != nil {
+		// Said in the user's terms, whatever wrapped it: the disk, not a
+		// damaged file, and what became of their data.
+		msg = p.Error() + ": " + p.Outcome()
+	}
 	// Opening state.db checks only what costs the same at any size; damage
 	// deeper in the file shows where it is read. (index.db is rebuilt, so a
 	// corrupt error that gets here is state.db's.)

@@ -67,6 +67,7 @@ func run(ctx context.Context, args []string, streams *iostreams) int {
 	if err == nil {
 		err = envUsageError(root.Run(ctx, args))
 	}
+	err = a.inDiskTerms(err)
 	if errors.Is(err, syscall.EPIPE) {
 		return exitOK // the reader left; there is nobody to tell
 	}
