@@ -41,6 +41,7 @@ func (a *app) remindCommand() *cli.Command {
 					return err
 				}
 				a.infof("reminder %d set for %s", r.ID, reminders.Format(r.DueAt, loc))
+				a.tellTickMissing(ctx)
 				if a.io.OutTTY && !a.jsonOut {
 					return nil // the line above says it all; a one-row table would repeat it
 				}

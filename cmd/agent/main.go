@@ -38,6 +38,9 @@ type app struct {
 	jsonOut  bool
 	quiet    bool
 	model    string
+	// modelAsked: --model or AGENT_MODEL named the model (jobs install
+	// writes it into the tick only then).
+	modelAsked bool
 	// embedModel names the embedding model that adds meaning to memory
 	// search and recall (cmd_embed.go); "" leaves them lexical.
 	embedModel string
@@ -134,6 +137,7 @@ func (a *app) rootCommand() *cli.Command {
 			// empty AGENT_HOME does; a name Ollama could never accept is a
 			// usage error here rather than a failed pull later.
 			a.model = strings.TrimSpace(cmd.String("model"))
+			a.modelAsked = a.model != "" && cmd.IsSet("model")
 			if a.model == "" {
 				a.model = core.DefaultModel
 			}

@@ -72,3 +72,12 @@ const (
 
 	qRuns = `SELECT ` + qRunColumns + ` FROM job_runs WHERE (? = '' OR job_name = ?) ORDER BY id DESC LIMIT ?`
 )
+
+// SQL for the tick's heartbeat (heartbeat.go).
+const (
+	qBeat = `INSERT INTO tick_beats (id, beat_at) VALUES (1, ?)
+		ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at`
+	qTold = `INSERT INTO tick_beats (id, told_at) VALUES (1, ?)
+		ON CONFLICT (id) DO UPDATE SET told_at = excluded.told_at`
+	qBeats = `SELECT coalesce(beat_at, ''), coalesce(told_at, '') FROM tick_beats WHERE id = 1`
+)
