@@ -27,11 +27,18 @@ func (a *app) remindCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if strings.TrimSpace(cmd.String("at")) == "" {
+			atGiven := strings.TrimSpace(cmd.String("at")) != ""
+			if !atGiven && cmd.Args().First() == "-" {
 				return usagef("remind needs --at WHEN, e.g.: agent remind %s --at +1h (or \"tomorrow 9:00\", \"fri 18:00\")", exampleWords(text, "call mom"))
 			}
 			return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
-				due, err := reminders.Parse(cmd.String("at"), a.now(), loc)
+				var due time.Time
+				var err error
+				if atGiven {
+					due, err = reminders.Parse(cmd.String("at"), a.now(), loc)
+				} else {
+					text, err = a.trailingTime(text, &due, loc)
+				}
 				if err != nil {
 					return err
 				}
@@ -121,6 +128,19 @@ func (a *app) remindersCommand() *cli.Command {
 				})},
 		},
 	}
+}
+
+// trailingTime takes the time said at the end of a reminder's words
+// ("call mom tomorrow at 9") when --at is not given, and says which words
+// it read as the time; without one, --at is asked for with an example.
+func (a *app) trailingTime(text string, due *time.Time, loc *time.Location) (string, error) {
+	rest, at, t, ok := reminders.SplitTrailingTime(text, a.now(), loc)
+	if !ok {
+		return "", usagef("remind needs a time: at the end of the words (agent remind %s tomorrow at 9) or as --at WHEN (+1h, \"fri 18:00\", 2026-12-04T18:00)", exampleWords(text, "call mom"))
+	}
+	a.infof("read %q as the time (say it with --at to keep it in the text)", at)
+	*due = t
+	return rest, nil
 }
 
 // withReminders opens the workspace and hands run the reminder store and
