@@ -33,6 +33,8 @@ type app struct {
 	// detachSignals stops SIGINT/SIGTERM from cancelling the command's
 	// context, for the REPL, where Ctrl-C cancels only the reply in progress.
 	detachSignals func()
+	// args is the command line as typed, for naming a flag as typed.
+	args []string
 	// Set from the global flags before any action runs.
 	homeFlag string
 	jsonOut  bool
@@ -63,7 +65,7 @@ func run(ctx context.Context, args []string, streams *iostreams) int {
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
-	a := &app{io: streams, now: time.Now, detachSignals: detach}
+	a := &app{io: streams, now: time.Now, detachSignals: detach, args: args}
 	root := a.rootCommand()
 	args = helpArgs(root, args)
 	err := checkCommandWord(root, args)
@@ -180,14 +182,14 @@ func (a *app) rootCommand() *cli.Command {
 	for _, name := range []string{"sessions", "skills", "mcp", "jobs"} {
 		listByDefault(root.Command(name))
 	}
-	setUsageErrors(root)
+	a.setUsageErrors(root)
 	return root
 }
 
 // setUsageErrors makes every flag-parsing mistake a usageError (exit 2, one
 // "agent: " line) instead of urfave's help dump on stdout, naming flags as
 // the user types them (--num-ctx, not -num-ctx).
-func setUsageErrors(cmd *cli.Command) {
+func (a *app) setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
 		msg := strings.ToLower(err.Error()[:1]) + err.Error()[1:]
 		// A value of the wrong kind is told in the user's terms, not strconv's.
@@ -199,13 +201,13 @@ func setUsageErrors(cmd *cli.Command) {
 		msg = goStyleFlag().ReplaceAllString(msg, "flag --$1")
 		// A value that starts with '-' is read as a flag: say how to pass it.
 		if f, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
-			msg = fmt.Sprintf("unknown flag %s; if %s is a value, put -- before it: %s … -- %s", f, f, c.FullName(), f)
+			msg = a.unknownFlagUsage(c, f)
 		}
 		return usagef("%s", msg)
 	}
 	cmd.HideHelpCommand = true
 	for _, sub := range cmd.Commands {
-		setUsageErrors(sub)
+		a.setUsageErrors(sub)
 	}
 }
 
