@@ -179,7 +179,7 @@ func (a *app) rootCommand() *cli.Command {
 			a.syncCommand(), a.mergeFileCommand(),
 		},
 	}
-	for _, name := range []string{"sessions", "skills", "mcp", "jobs"} {
+	for _, name := range []string{"sessions", "skills", "mcp", "jobs", "import"} {
 		listByDefault(root.Command(name))
 	}
 	a.setUsageErrors(root)
