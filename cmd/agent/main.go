@@ -121,8 +121,14 @@ func (a *app) rootCommand() *cli.Command {
 		Writer:  a.io.Out,
 		// Help is asked-for data and goes to stdout; everything else unasked
 		// goes to stderr.
-		ErrWriter:              a.io.Err,
-		EnableShellCompletion:  false,
+		ErrWriter: a.io.Err,
+		// `agent completion bash|zsh|fish` prints the script a shell
+		// sources (urfave/cli's, as gh and kubectl ship one).
+		EnableShellCompletion: true,
+		ConfigureShellCompletionCommand: func(c *cli.Command) {
+			c.Hidden = false
+			c.Usage = "print a shell completion script: agent completion bash|zsh|fish"
+		},
 		UseShortOptionHandling: false,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "home", Usage: "workspace directory", Sources: cli.EnvVars("AGENT_HOME"), DefaultText: "~/.agent"},

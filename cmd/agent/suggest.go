@@ -124,7 +124,7 @@ func commandWord(root *cli.Command, args []string) (int, error) {
 			}
 			continue
 		}
-		if w == "help" || root.Command(w) != nil {
+		if w == "help" || w == completionCommand || root.Command(w) != nil {
 			return i, nil
 		}
 		if i > 1 && strings.HasPrefix(args[i-1], "-") && !rootHasFlag(root, flagWord(args[i-1])) {
@@ -136,6 +136,10 @@ func commandWord(root *cli.Command, args []string) (int, error) {
 	}
 	return -1, nil
 }
+
+// completionCommand is urfave/cli's completion command, which it adds to
+// the root only when it runs.
+const completionCommand = "completion"
 
 // flagWord is the flag a word names: "--jsn=1" is "jsn".
 func flagWord(w string) string {
