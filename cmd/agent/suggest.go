@@ -24,22 +24,36 @@ func unknownCommand(cmd *cli.Command, word string) error {
 // nearestCommand is the subcommand of cmd whose name (or alias) is within
 // two edits of word, or that word starts, if exactly one is nearest.
 func nearestCommand(cmd *cli.Command, word string) string {
-	best, bestD, ties := "", 3, 0
+	var names []named
 	for _, sub := range cmd.Commands {
 		if sub.Hidden {
 			continue
 		}
 		for _, name := range append([]string{sub.Name}, sub.Aliases...) {
-			d := editDistance(strings.ToLower(word), name)
-			if len(word) >= 3 && strings.HasPrefix(name, strings.ToLower(word)) {
-				d = 1
-			}
-			switch {
-			case d < bestD:
-				best, bestD, ties = sub.Name, d, 1
-			case d == bestD && sub.Name != best:
-				ties++
-			}
+			names = append(names, named{name, sub.Name})
+		}
+	}
+	return nearest(word, names)
+}
+
+// named is one name a command or flag answers to, and the name it is told by.
+type named struct{ name, canonical string }
+
+// nearest is the canonical name of the one entry within two edits of word
+// (or that word, three letters or more, starts); "" when none or a tie.
+func nearest(word string, names []named) string {
+	word = strings.ToLower(word)
+	best, bestD, ties := "", 3, 0
+	for _, n := range names {
+		d := editDistance(word, n.name)
+		if len(word) >= 3 && strings.HasPrefix(n.name, word) {
+			d = 1
+		}
+		switch {
+		case d < bestD:
+			best, bestD, ties = n.canonical, d, 1
+		case d == bestD && n.canonical != best:
+			ties++
 		}
 	}
 	if ties != 1 {
@@ -171,30 +185,17 @@ func unknownFlag(cmd *cli.Command, typed string) string {
 // nearestFlag is the flag of cmd or of its parents within two edits of
 // name (or that name starts), if exactly one is nearest.
 func nearestFlag(cmd *cli.Command, name string) string {
-	best, bestD, ties := "", 3, 0
+	var names []named
 	for _, c := range cmd.Lineage() {
 		for _, f := range c.Flags {
 			for _, n := range f.Names() {
-				if len(n) < 2 {
-					continue
-				}
-				d := editDistance(strings.ToLower(name), n)
-				if len(name) >= 3 && strings.HasPrefix(n, strings.ToLower(name)) {
-					d = 1
-				}
-				switch {
-				case d < bestD:
-					best, bestD, ties = f.Names()[0], d, 1
-				case d == bestD && f.Names()[0] != best:
-					ties++
+				if len(n) > 1 { // -k is no typo's neighbour
+					names = append(names, named{n, f.Names()[0]})
 				}
 			}
 		}
 	}
-	if ties != 1 {
-		return ""
-	}
-	return best
+	return nearest(name, names)
 }
 
 // valueKind says in the user's words what kind of value a flag wanted, from
