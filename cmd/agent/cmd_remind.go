@@ -199,11 +199,13 @@ func (a *app) printReminders(list []reminders.Reminder, loc *time.Location) erro
 		}
 		tw := a.newTable("ID", "DUE", "STATUS", "TEXT")
 		for _, r := range list {
-			due := reminders.Format(r.DueAt, loc)
+			due, status := reminders.Format(r.DueAt, loc), r.Status
 			if r.Status == reminders.StatusPending && !r.DueAt.After(a.now()) {
-				due = a.ansi("31", due)
+				// Said in words, not only in red: under NO_COLOR an
+				// overdue reminder looked like one still ahead.
+				due, status = a.ansi("31", due), "overdue"
 			}
-			tw.row(strconv.FormatInt(r.ID, 10), due, r.Status, printable.Escape(strings.Join(strings.Fields(r.Text), " ")))
+			tw.row(strconv.FormatInt(r.ID, 10), due, status, printable.Escape(strings.Join(strings.Fields(r.Text), " ")))
 		}
 		return tw.flush()
 	default:
