@@ -121,7 +121,9 @@ func (a *app) importFile(ctx context.Context, cmd *cli.Command, origin string) (
 	}
 	// Ids, kinds and notes come from the export as it was written: escaped,
 	// so a control byte in one cannot act on the terminal.
-	if k := kindsLine(res.Counts); k != "" {
+	// The kinds are the export's; with nothing new they would say
+	// "imported 6 text" right after "imported 0 conversations".
+	if k := kindsLine(res.Counts); k != "" && len(res.Files) > 0 {
 		a.infof("%s", printable.Escape(k))
 	}
 	for _, n := range res.Notes {
