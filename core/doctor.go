@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"agent/core/disk"
 	"agent/core/when"
 	"agent/index"
 	"agent/soul"
@@ -62,8 +63,21 @@ func Doctor(ctx context.Context, home, modelName string, o *Ollama) DoctorReport
 	if ws {
 		// state.db is opened once, for its own line and the lines that read it.
 		state, openErr := openJournalled(ctx, home) // it looks: no copy merged, no forget settled
+		if p := DiskProblem(openErr); p != nil {
+			// A disk that refuses writes is not a damaged state.db: it
+			// is read as it is, and its line tells the two apart.
+			if ro, err := OpenReadOnly(ctx, home, p); err == nil {
+				state, openErr = ro, nil
+			}
+		}
 		if openErr == nil {
 			defer state.Close()
+			if p := disk.Check(home, nil); p != nil && state.ReadOnly == nil {
+				// Opened as it is (SQLite reads a WAL database on a
+				// read-only disk when its -shm file is there), but
+				// nothing can be saved: the line says so.
+				state.ReadOnly = p
+			}
 		}
 		add(doctorStateDB(ctx, home, state, openErr))
 		add(doctorSyncNotes(doctorSoul(home), home, SoulFile))
@@ -160,6 +174,10 @@ func doctorWorkspace(home string) (bool, DoctorCheck) {
 // could not (err).
 func doctorStateDB(ctx context.Context, home string, ws *Workspace, err error) DoctorCheck {
 	c := DoctorCheck{Name: StateFile}
+	if p := DiskProblem(err); p != nil {
+		c.Detail, c.Fix = p.Error()+": state.db cannot be opened, which does not mean it is damaged", doctorDiskFix(p)
+		return c
+	}
 	if err != nil {
 		c.Detail, c.Fix = err.Error(), "restore "+filepath.Join(home, StateFile)+" from a backup"
 		return c
@@ -177,7 +195,23 @@ func doctorStateDB(ctx context.Context, home string, ws *Workspace, err error) D
 		return c
 	}
 	c.OK, c.Detail = true, fmt.Sprintf("quick_check ok, %d migrations applied", migrations)
+	if p := ws.ReadOnly; p != nil {
+		c.OK = false
+		c.Detail = p.Error() + ": nothing can be saved; state.db is not damaged (" + c.Detail + ")"
+		c.Fix = doctorDiskFix(p)
+	}
 	return c
+}
+
+// doctorDiskFix is the fix for a disk that refuses writes.
+func doctorDiskFix(p *disk.Problem) string {
+	switch p.Kind {
+	case disk.Full:
+		return "free some space on the disk of " + p.Dir
+	case disk.ReadOnly:
+		return "mount " + p.Dir + " read-write"
+	}
+	return "make " + p.Dir + " writable by you (check its owner and permissions)"
 }
 
 func doctorFile(home, name string) DoctorCheck {

@@ -18,5 +18,18 @@ func DoctorJobs(ctx context.Context, ws *Workspace) DoctorCheck {
 		return c
 	}
 	c.OK, c.Detail, c.Fix = ok, detail, fix
+	if !ok {
+		return c
+	}
+	// Healthy jobs that nothing runs are not healthy: a reminder due at
+	// 10:46 stayed silent while this line said ok.
+	why, _, err := TickMissing(ctx, ws, time.Now)
+	if err != nil {
+		c.OK, c.Detail = false, err.Error()
+		return c
+	}
+	if why != "" {
+		c.OK, c.Detail, c.Fix = false, why, jobs.TickFix()
+	}
 	return c
 }

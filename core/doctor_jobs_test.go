@@ -21,6 +21,13 @@ func TestDoctorJobsNamesADisabledJob(t *testing.T) {
 	if _, err := st.Add(ctx, "idx", "@hourly", time.UTC, []string{"memory", "reindex"}); err != nil {
 		t.Fatal(err)
 	}
+	// Nothing has run the tick yet: the enabled job would never run.
+	if c := DoctorJobs(ctx, ws); c.OK || !strings.Contains(c.Detail, "nothing runs `agent jobs tick`") || !strings.Contains(c.Fix, "agent jobs install") {
+		t.Fatalf("no tick: %+v", c)
+	}
+	if err := st.Beat(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if c := DoctorJobs(ctx, ws); !c.OK || c.Detail != "1 job, 1 enabled" {
 		t.Fatalf("healthy: %+v", c)
 	}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"fmt"
+	"path/filepath"
 
 	"agent/core/compact"
+	"agent/core/disk"
 	"agent/core/distill"
 	"agent/core/forgotten"
 	"agent/core/importer"
@@ -16,6 +19,7 @@ import (
 	"agent/core/reminders"
 	"agent/core/skills"
 	"agent/core/statedb"
+	"agent/index/sqlitedb"
 	"agent/profile"
 	"agent/soul"
 	"agent/soul/revisions"
@@ -55,5 +59,24 @@ func stateMigrations() []statedb.Set {
 
 // openStateDB opens state.db with every package's migrations.
 func openStateDB(ctx context.Context, file string, create bool) (*sql.DB, error) {
-	return statedb.Open(ctx, file, create, stateMigrations())
+	db, err := statedb.Open(ctx, file, create, stateMigrations())
+	if err != nil {
+		return nil, diskFirst(file, err)
+	}
+	return db, nil
+}
+
+// diskFirst tells a disk that refused a write (full, read-only, not
+// writable) from a damaged file: opening a WAL database writes its -shm
+// file, so on a full or read-only disk even a sound state.db fails to
+// open, and calling it unusable sent people to restore a backup of a file
+// that was fine. The error is then a disk.Problem, not ErrStateDB.
+func diskFirst(file string, err error) error {
+	if sqlitedb.IsCorrupt(err) {
+		return err
+	}
+	if p := disk.Check(filepath.Dir(file), err); p != nil {
+		return fmt.Errorf("open %s: %w", file, p)
+	}
+	return err
 }

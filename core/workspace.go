@@ -6,8 +6,9 @@
 // of lower layers (its tests too), and nothing imports core but cmd/agent
 // and the one layer above it:
 //
-//	0  llm, printable, statedb, when, ollamatest, mcp/mcptest: plain types,
-//	   state.db's opening, the time shown to a person, test servers
+//	0  llm, printable, statedb, when, disk, ollamatest, mcp/mcptest: plain
+//	   types, state.db's opening, the time shown to a person, the disk's
+//	   refusals in the user's words, test servers
 //	1  window (fits a turn into num_ctx), ollama (the model adapter),
 //	   callview, mcp, embed, memrev, skills, importer, jobs, reminders,
 //	   forgotten (the record of forgets, and the forget key),
@@ -33,6 +34,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"agent/core/disk"
 	"agent/core/journal"
 	"agent/memory/confined"
 )
@@ -66,6 +68,9 @@ type Workspace struct {
 	// refused (file, line, why: core/journal checks each as a change made
 	// here is), once: the command says them on stderr.
 	JournalRefused []journal.Refusal
+	// ReadOnly, when set, is why the workspace was opened for reading only
+	// (OpenReadOnly): nothing may be written to it.
+	ReadOnly *disk.Problem
 }
 
 // ResolveHome picks the workspace directory: the --home flag, else
@@ -127,6 +132,9 @@ func (w *Workspace) syncJournal(ctx context.Context) {
 // journal, then releases the database handle. A change it could not append
 // stays in state.db's outbox for the next command.
 func (w *Workspace) Close() error {
+	if w.ReadOnly != nil {
+		return w.State.Close()
+	}
 	ferr := journal.Flush(context.Background(), w.State, w.Home, time.Now)
 	if err := w.State.Close(); err != nil {
 		return err

@@ -73,6 +73,8 @@ type Index struct {
 	dense denseTuning
 	// askTimeout bounds the wait for a watcher's word (vouch.go).
 	askTimeout time.Duration
+	// refreshRefused: the user was told that the disk refused a refresh.
+	refreshRefused bool
 }
 
 // askTimeout bounds the wait for a watcher's answer. A watcher applying a

@@ -102,6 +102,9 @@ func (ix *Index) Search(ctx context.Context, query string, opts SearchOptions) (
 		return nil, err
 	}
 	defer release()
+	if ix.lock.readOnly != nil && ix.full.needed() {
+		return nil, fmt.Errorf("%s, and it cannot be rebuilt: %w", ix.full.why, ix.lock.readOnly)
+	}
 	var hits []Hit
 	if fresh && !ix.full.needed() {
 		hits, err = ix.freshQuery(ctx, p, k, opts)
@@ -176,9 +179,25 @@ func (ix *Index) freshQuery(ctx context.Context, p plan, k int, opts SearchOptio
 		return hits, qerr
 	}
 	if _, err := ix.incremental(ctx, w.ents, w.sum, nil); err != nil {
+		if sqlitedb.WriteErrno(err) != 0 {
+			// A full or read-only disk: what the index holds is still
+			// worth showing (the update rolled back whole).
+			ix.cannotRefresh(err)
+			return hits, qerr
+		}
 		return nil, err
 	}
 	return ix.query(ctx, p, k, opts)
+}
+
+// cannotRefresh tells the user, once per Index, that a search shows what
+// the index held because the disk refused the refresh.
+func (ix *Index) cannotRefresh(err error) {
+	if ix.refreshRefused {
+		return
+	}
+	ix.refreshRefused = true
+	ix.warn(fmt.Sprintf("the index could not be refreshed (%v): searching what it holds; notes changed since the last reindex may be missed", sqlitedb.WriteErrno(err)))
 }
 
 // query runs the two-step search: rank ids (rankPlan), then read text, path

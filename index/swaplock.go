@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+
+	"agent/index/sqlitedb"
 )
 
 // lockName is the file whose flock orders index.db's users against a full
@@ -43,6 +45,10 @@ type swapLock struct {
 	mu    sync.Mutex
 	f     *os.File // opened on first use, kept for the Index's life
 	state lockState
+	// readOnly is why the lock file could be opened for reading only (a
+	// read-only or unwritable workspace): nothing can swap index.db there,
+	// and the index is searched as it is (Search).
+	readOnly error
 }
 
 // lockState is what a swapLock holds.
@@ -95,7 +101,15 @@ func (l *swapLock) move(name string, from, to lockState, how int) error {
 		return fmt.Errorf("index lock: %s while %s (want %s)", name, l.state, from)
 	}
 	if l.f == nil {
-		f, err := os.OpenFile(filepath.Join(l.home, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+		name := filepath.Join(l.home, lockName)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+		if sqlitedb.WriteErrno(err) != 0 {
+			// flock needs no write access: a disk that refuses writes
+			// still lets readers order themselves against a swap.
+			if rf, rerr := os.Open(name); rerr == nil {
+				f, err, l.readOnly = rf, nil, err
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("index lock: %w", err)
 		}

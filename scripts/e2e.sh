@@ -584,6 +584,53 @@ e2e_embed() {
 	check "embed: a model not pulled falls back to words with one notice" eval 'code_is 0 && out_has "^logs/2026-11-20.md	" && err_has "searching by words only"'
 }
 
+# e2e_disk: on a real full tmpfs and a real read-only bind mount, reads
+# work (with one line saying why nothing can be saved), a write is said as
+# the disk's state with what became of the data, and doctor tells a disk
+# that refuses writes from a damaged state.db. Mounting needs root (CI runs
+# this as root); where it is impossible the checks are skipped with the
+# reason, and a skip is not counted as passed.
+e2e_disk() {
+	local mnt="$work/disk-full" ro="$work/disk-ro" ws
+	mkdir -p "$mnt" "$ro"
+	if ! mount -t tmpfs -o size=4m tmpfs "$mnt" 2>"$work/mount.err"; then
+		echo "e2e: skip  disk: cannot mount a tmpfs ($(cat "$work/mount.err")); not counted as passed"
+		return
+	fi
+	ws="$mnt/ws"
+	AGENT_HOME="$ws" ag init
+	AGENT_HOME="$ws" ag log "the harbour note"
+	AGENT_HOME="$ws" ag remind "water the plants" --at +3h
+	AGENT_HOME="$ws" ag memory reindex
+	dd if=/dev/zero of="$mnt/fill" bs=64k 2>/dev/null
+	e2e_disk_checks "full disk" "$ws" "the disk is full \(0 B free at $ws\)"
+	if mount --bind "$ws" "$ro" 2>"$work/mount.err" && mount -o remount,bind,ro "$ro" 2>"$work/mount.err"; then
+		e2e_disk_checks "read-only mount" "$ro" "$ro is on a read-only file system"
+		umount "$ro"
+	else
+		echo "e2e: skip  disk: cannot bind-mount read-only ($(cat "$work/mount.err")); not counted as passed"
+	fi
+	umount "$mnt"
+}
+
+# e2e_disk_checks WHAT HOME PROBLEM: the checks e2e_disk runs on each disk.
+e2e_disk_checks() {
+	local -x AGENT_HOME="$2"
+	local problem="$3" # read by the checks' eval (bash's dynamic scope)
+	ag memory search harbour
+	check "disk, $1: memory search shows what the index holds" eval 'code_is 0 && out_has "the harbour note"'
+	ag reminders
+	check "disk, $1: reminders lists, saying why nothing can be saved" eval 'code_is 0 && out_has "water the plants" && err_has "^agent: $problem: showing what is there"'
+	ag profile show
+	check "disk, $1: profile show works" code_is 0
+	ag sessions list
+	check "disk, $1: sessions list works" code_is 0
+	ag log "one more"
+	check "disk, $1: log says the disk, and that nothing was lost" eval 'code_is 1 && err_has "^agent: $problem: nothing was written, nothing was lost and nothing is damaged" && ! err_has unusable'
+	ag doctor
+	check "disk, $1: doctor tells the disk from damage" eval 'code_is 1 && out_has "^fail	state.db	$problem: nothing can be saved; state.db is not damaged" && ! out_has "from a backup"'
+}
+
 start=$SECONDS
 # level -8 (trace): the server logs each prompt it renders and what of it
 # the cache held, which e2e_newsession reads
@@ -612,6 +659,7 @@ export HOME="$work/home" AGENT_HOME="$work/ws" AGENT_MODEL="$OLLAMA_TINY_MODEL" 
 mkdir -p "$HOME"
 
 e2e_setup
+e2e_disk
 e2e_time
 e2e_doctor
 e2e_memory_read

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -42,26 +43,35 @@ func (a *app) importCommand() *cli.Command {
 }
 
 func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) error {
+	id, err := a.importFile(ctx, cmd, origin)
+	if id > 0 {
+		return interrupted(err, fmt.Sprintf("import %d is recorded; its files are put in place by the next agent import or agent import list", id))
+	}
+	return interrupted(err, "nothing was imported; run it again to resume")
+}
+
+// importFile is runImport's work; id is the import recorded, 0 when none.
+func (a *app) importFile(ctx context.Context, cmd *cli.Command, origin string) (int64, error) {
 	if cmd.Args().Len() != 1 {
-		return usagef("import %s takes one FILE", origin)
+		return 0, usagef("import %s takes one FILE", origin)
 	}
 	file := cmd.Args().First()
 	ws, err := a.openWorkspace(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer ws.Close()
 	loc, err := a.userLocation(ctx, ws)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	p, err := importer.ReadExport(file, origin)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	forgotten, err := forget.LoadForgotten(ctx, ws.State)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	opts := importer.Options{Source: file, DryRun: cmd.Bool("dry-run"), Location: loc, Now: a.now(), Forgotten: forgotten.Holds}
 	progress := a.progressLine("agent: importing")
@@ -73,14 +83,14 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 		progress.clear()
 	}
 	if err != nil {
-		return err
+		return res.ID, err
 	}
 	if a.jsonOut {
 		if res.Files == nil {
 			res.Files = []importer.Planned{}
 		}
 		if err := a.writeJSON(res); err != nil {
-			return err
+			return res.ID, err
 		}
 	} else if !a.io.OutTTY || res.DryRun {
 		// One line per file is for a script (or a dry run, which asks what
@@ -88,7 +98,7 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 		// would bury the summary: agent import list and the files are there.
 		for _, f := range res.Files {
 			if err := writeTSV(a.io.Out, f.Path, strconv.Itoa(f.Messages), f.Title); err != nil {
-				return err
+				return res.ID, err
 			}
 		}
 	}
@@ -96,22 +106,24 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 	if res.DryRun {
 		verb = "would import"
 	}
-	id := ""
+	as := ""
 	if res.ID > 0 {
-		id = " as import " + strconv.FormatInt(res.ID, 10) + " (undo: agent import undo " + strconv.FormatInt(res.ID, 10) + ")"
+		as = " as import " + strconv.FormatInt(res.ID, 10) + " (undo: agent import undo " + strconv.FormatInt(res.ID, 10) + ")"
 	}
 	if res.Forgotten > 0 {
 		a.warnf("%d messages left out: they hold a phrase you told agent to forget", res.Forgotten)
 	}
 	a.infof("%s %d conversations (%d messages)%s; %d already imported, %d skipped (no text)",
-		verb, len(res.Files), res.Messages, id, res.Already, res.Skipped)
+		verb, len(res.Files), res.Messages, as, res.Already, res.Skipped)
 	if len(res.InKept) > 0 {
 		a.infof("not written again: %d conversations are in files an undo kept because you had edited them (%s)",
 			len(res.InKept), strings.Join(res.InKept, ", "))
 	}
 	// Ids, kinds and notes come from the export as it was written: escaped,
 	// so a control byte in one cannot act on the terminal.
-	if k := kindsLine(res.Counts); k != "" {
+	// The kinds are the export's; with nothing new they would say
+	// "imported 6 text" right after "imported 0 conversations".
+	if k := kindsLine(res.Counts); k != "" && len(res.Files) > 0 {
 		a.infof("%s", printable.Escape(k))
 	}
 	for _, n := range res.Notes {
@@ -120,7 +132,7 @@ func (a *app) runImport(ctx context.Context, cmd *cli.Command, origin string) er
 	for _, u := range res.Unreadable {
 		a.warnf("skipped %s", printable.Escape(u.String()))
 	}
-	return nil
+	return res.ID, nil
 }
 
 // kindsLine says how many messages (and parts of them) of each kind the

@@ -195,6 +195,9 @@ func (a *app) runTick(ctx context.Context, st *jobs.Store, ws *core.Workspace) e
 	if err != nil {
 		return err
 	}
+	if err := st.Beat(ctx); err != nil { // remind and doctor know a tick runs
+		a.warnf("record the tick: %v", err)
+	}
 	for _, r := range due {
 		text := printable.Escape(r.Text)
 		line := fmt.Sprintf("reminder %d (due %s): %s", r.ID, reminders.Format(r.DueAt, loc), text)
@@ -413,7 +416,7 @@ const legacyTickTimer = "agent-tick.timer"
 func (a *app) jobsInstallCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "install",
-		Usage: "print a crontab line and a systemd user timer that run `agent jobs tick` for this workspace, with this model and OLLAMA_HOST; --write installs the timer",
+		Usage: "print a crontab line and a systemd user timer that run `agent jobs tick` for this workspace, with OLLAMA_HOST and the model if --model or AGENT_MODEL names one; --write installs the timer",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "write", Usage: "write the systemd user units, after confirmation on a terminal"}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			in, err := a.tickInstall()
@@ -445,7 +448,11 @@ func (a *app) tickInstall() (jobs.Install, error) {
 	if err != nil {
 		return jobs.Install{}, err
 	}
-	return jobs.NewInstall(bin, home, a.model, os.Getenv("OLLAMA_HOST"))
+	model := ""
+	if a.modelAsked { // else the tick uses the default of the day it runs
+		model = a.model
+	}
+	return jobs.NewInstall(bin, home, model, os.Getenv("OLLAMA_HOST"))
 }
 
 // writeTickUnits writes the workspace's systemd user units after the user

@@ -220,7 +220,13 @@ func (a *app) searchMemory(query string, search func(index.SearchOptions) ([]ind
 	}
 	hits, err := search(index.SearchOptions{K: index.DefaultK, Fresh: true, Now: a.now().In(zone)})
 	if errors.Is(err, index.ErrNotFound) {
-		// Documented: exit 3, nothing on stdout; a person is told so.
+		// Documented: exit 3, nothing on stdout (with --json an empty
+		// list, which a JSON reader can parse); a person is told so.
+		if a.jsonOut {
+			if err := a.writeJSON([]hitJSON{}); err != nil {
+				return err
+			}
+		}
 		a.emptyHint("nothing in memory matches %q (remember something with: agent memory add TEXT, or agent log TEXT)", query)
 		return silentExit(exitNotFound)
 	}

@@ -80,7 +80,11 @@ func (a *app) withProfile(nargs int, argsUsage string, run func(ctx context.Cont
 				return err
 			}
 		}
-		ws, err := a.openWorkspace(ctx)
+		open := a.openWorkspace
+		if nargs == 0 { // show, history, proposals: they only read
+			open = a.openForReading
+		}
+		ws, err := open(ctx)
 		if err != nil {
 			return err
 		}

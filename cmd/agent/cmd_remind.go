@@ -27,11 +27,18 @@ func (a *app) remindCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if strings.TrimSpace(cmd.String("at")) == "" {
+			atGiven := strings.TrimSpace(cmd.String("at")) != ""
+			if !atGiven && cmd.Args().First() == "-" {
 				return usagef("remind needs --at WHEN, e.g.: agent remind %s --at +1h (or \"tomorrow 9:00\", \"fri 18:00\")", exampleWords(text, "call mom"))
 			}
 			return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
-				due, err := reminders.Parse(cmd.String("at"), a.now(), loc)
+				var due time.Time
+				var err error
+				if atGiven {
+					due, err = reminders.Parse(cmd.String("at"), a.now(), loc)
+				} else {
+					text, err = a.trailingTime(text, &due, loc)
+				}
 				if err != nil {
 					return err
 				}
@@ -41,6 +48,7 @@ func (a *app) remindCommand() *cli.Command {
 					return err
 				}
 				a.infof("reminder %d set for %s", r.ID, reminders.Format(r.DueAt, loc))
+				a.tellTickMissing(ctx)
 				if a.io.OutTTY && !a.jsonOut {
 					return nil // the line above says it all; a one-row table would repeat it
 				}
@@ -55,7 +63,7 @@ func (a *app) remindersCommand() *cli.Command {
 		if cmd.Args().Present() {
 			return unknownCommand(cmd, cmd.Args().First())
 		}
-		return a.withReminders(ctx, func(st *reminders.Store, loc *time.Location) error {
+		return a.withRemindersFrom(ctx, a.openForReading, func(st *reminders.Store, loc *time.Location) error {
 			var list []reminders.Reminder
 			var err error
 			if cmd.Bool("all") {
@@ -122,10 +130,29 @@ func (a *app) remindersCommand() *cli.Command {
 	}
 }
 
+// trailingTime takes the time said at the end of a reminder's words
+// ("call mom tomorrow at 9") when --at is not given, and says which words
+// it read as the time; without one, --at is asked for with an example.
+func (a *app) trailingTime(text string, due *time.Time, loc *time.Location) (string, error) {
+	rest, at, t, ok := reminders.SplitTrailingTime(text, a.now(), loc)
+	if !ok {
+		return "", usagef("remind needs a time: at the end of the words (agent remind %s tomorrow at 9) or as --at WHEN (+1h, \"fri 18:00\", 2026-12-04T18:00)", exampleWords(text, "call mom"))
+	}
+	a.infof("read %q as the time (say it with --at to keep it in the text)", at)
+	*due = t
+	return rest, nil
+}
+
 // withReminders opens the workspace and hands run the reminder store and
 // the user's zone.
 func (a *app) withReminders(ctx context.Context, run func(st *reminders.Store, loc *time.Location) error) error {
-	ws, err := a.openWorkspace(ctx)
+	return a.withRemindersFrom(ctx, a.openWorkspace, run)
+}
+
+// withRemindersFrom is withReminders with the workspace opened by open
+// (openForReading for the list, which works on a read-only disk).
+func (a *app) withRemindersFrom(ctx context.Context, open func(context.Context) (*core.Workspace, error), run func(st *reminders.Store, loc *time.Location) error) error {
+	ws, err := open(ctx)
 	if err != nil {
 		return err
 	}
@@ -168,11 +195,13 @@ func (a *app) printReminders(list []reminders.Reminder, loc *time.Location) erro
 		}
 		tw := a.newTable("ID", "DUE", "STATUS", "TEXT").timed("DUE")
 		for _, r := range list {
-			due := reminders.Format(r.DueAt, loc)
+			due, status := reminders.Format(r.DueAt, loc), r.Status
 			if r.Status == reminders.StatusPending && !r.DueAt.After(a.now()) {
-				due = a.ansi("31", due)
+				// Said in words, not only in red: under NO_COLOR an
+				// overdue reminder looked like one still ahead.
+				due, status = a.ansi("31", due), "overdue"
 			}
-			tw.row(strconv.FormatInt(r.ID, 10), due, r.Status, printable.Escape(strings.Join(strings.Fields(r.Text), " ")))
+			tw.row(strconv.FormatInt(r.ID, 10), due, status, printable.Escape(strings.Join(strings.Fields(r.Text), " ")))
 		}
 		return tw.flush()
 	default:

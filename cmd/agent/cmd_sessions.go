@@ -29,7 +29,7 @@ func (a *app) sessionsCommand() *cli.Command {
 					if cmd.Int("limit") < 1 {
 						return usagef("--limit must be at least 1")
 					}
-					ws, err := a.openWorkspace(ctx)
+					ws, err := a.openForReading(ctx)
 					if err != nil {
 						return err
 					}
@@ -72,7 +72,7 @@ func (a *app) sessionsCommand() *cli.Command {
 					if cmd.Args().Len() > 1 {
 						return usagef("sessions show takes at most one NAME")
 					}
-					ws, err := a.openWorkspace(ctx)
+					ws, err := a.openForReading(ctx)
 					if err != nil {
 						return err
 					}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +21,36 @@ const (
 	exitUsage       = 2
 	exitNotFound    = 3
 	exitUnavailable = 4
+	// exitInterrupted is the shell's code for a command ended by Ctrl-C
+	// (128 + SIGINT).
+	exitInterrupted = 130
 )
+
+// interruptedError is a command stopped by Ctrl-C (or SIGTERM, SIGHUP),
+// with what became of the work: "nothing was imported; run it again to
+// resume". It is said instead of Go's "context canceled".
+type interruptedError struct{ what string }
+
+func (e *interruptedError) Error() string {
+	if e.what == "" {
+		return "interrupted"
+	}
+	return "interrupted: " + e.what
+}
+
+func (e *interruptedError) Unwrap() error { return context.Canceled }
+
+// interrupted is err said as an interruption with what became of the work
+// when err is the command's context ending; else err as it is.
+func interrupted(err error, what string) error {
+	if err != nil && errors.Is(err, context.Canceled) {
+		var ie *interruptedError
+		if !errors.As(err, &ie) {
+			return &interruptedError{what: what}
+		}
+	}
+	return err
+}
 
 // usageError is a mistake in how the command was called.
 type usageError struct{ msg string }
@@ -53,8 +83,10 @@ var exitCodes = []struct {
 	err  error
 	code int
 }{
+	{context.Canceled, exitInterrupted},
 	{core.ErrNoWorkspace, exitFailure},
 	{core.ErrStateDB, exitFailure},
+	{core.ErrCannotWrite, exitFailure}, // a full or read-only disk
 	{core.ErrModelUnavailable, exitUnavailable},
 	{core.ErrInvalidInput, exitUsage},
 	{core.ErrContextTooSmall, exitUsage}, // a num_ctx too small for what is never cut
@@ -96,6 +128,20 @@ func reportError(w io.Writer, err error) {
 		return
 	}
 	msg := strings.TrimRight(err.Error(), ".\n")
+	if errors.Is(err, context.Canceled) {
+		// Go's "context canceled" means nothing to a person who pressed
+		// Ctrl-C; a command that knows says what became of the work.
+		var ie *interruptedError
+		if !errors.As(err, &ie) {
+			ie = &interruptedError{}
+		}
+		msg = ie.Error()
+	}
+	if p := core.DiskProblem(err); p != nil {
+		// Said in the user's terms, whatever wrapped it: the disk, not a
+		// damaged file, and what became of their data.
+		msg = p.Error() + ": " + p.Outcome()
+	}
 	// Opening state.db checks only what costs the same at any size; damage
 	// deeper in the file shows where it is read. (index.db is rebuilt, so a
 	// corrupt error that gets here is state.db's.)

@@ -32,11 +32,16 @@ type app struct {
 	// detachSignals stops SIGINT/SIGTERM from cancelling the command's
 	// context, for the REPL, where Ctrl-C cancels only the reply in progress.
 	detachSignals func()
+	// args is the command line as typed, for naming a flag as typed.
+	args []string
 	// Set from the global flags before any action runs.
 	homeFlag string
 	jsonOut  bool
 	quiet    bool
 	model    string
+	// modelAsked: --model or AGENT_MODEL named the model (jobs install
+	// writes it into the tick only then).
+	modelAsked bool
 	// embedModel names the embedding model that adds meaning to memory
 	// search and recall (cmd_embed.go); "" leaves them lexical.
 	embedModel string
@@ -59,13 +64,14 @@ func run(ctx context.Context, args []string, streams *iostreams) int {
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
-	a := &app{io: streams, now: time.Now, detachSignals: detach}
+	a := &app{io: streams, now: time.Now, detachSignals: detach, args: args}
 	root := a.rootCommand()
 	args = helpArgs(root, args)
 	err := checkCommandWord(root, args)
 	if err == nil {
 		err = envUsageError(root.Run(ctx, args))
 	}
+	err = a.inDiskTerms(err)
 	if errors.Is(err, syscall.EPIPE) {
 		return exitOK // the reader left; there is nobody to tell
 	}
@@ -114,8 +120,14 @@ func (a *app) rootCommand() *cli.Command {
 		Writer:  a.io.Out,
 		// Help is asked-for data and goes to stdout; everything else unasked
 		// goes to stderr.
-		ErrWriter:              a.io.Err,
-		EnableShellCompletion:  false,
+		ErrWriter: a.io.Err,
+		// `agent completion bash|zsh|fish` prints the script a shell
+		// sources (urfave/cli's, as gh and kubectl ship one).
+		EnableShellCompletion: true,
+		ConfigureShellCompletionCommand: func(c *cli.Command) {
+			c.Hidden = false
+			c.Usage = "print a shell completion script: agent completion bash|zsh|fish"
+		},
 		UseShortOptionHandling: false,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "home", Usage: "workspace directory", Sources: cli.EnvVars("AGENT_HOME"), DefaultText: "~/.agent"},
@@ -132,6 +144,7 @@ func (a *app) rootCommand() *cli.Command {
 			// empty AGENT_HOME does; a name Ollama could never accept is a
 			// usage error here rather than a failed pull later.
 			a.model = strings.TrimSpace(cmd.String("model"))
+			a.modelAsked = a.model != "" && cmd.IsSet("model")
 			if a.model == "" {
 				a.model = core.DefaultModel
 			}
@@ -171,17 +184,17 @@ func (a *app) rootCommand() *cli.Command {
 			a.syncCommand(), a.mergeFileCommand(),
 		},
 	}
-	for _, name := range []string{"sessions", "skills", "mcp", "jobs"} {
+	for _, name := range []string{"sessions", "skills", "mcp", "jobs", "import"} {
 		listByDefault(root.Command(name))
 	}
-	setUsageErrors(root)
+	a.setUsageErrors(root)
 	return root
 }
 
 // setUsageErrors makes every flag-parsing mistake a usageError (exit 2, one
 // "agent: " line) instead of urfave's help dump on stdout, naming flags as
 // the user types them (--num-ctx, not -num-ctx).
-func setUsageErrors(cmd *cli.Command) {
+func (a *app) setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
 		msg := strings.ToLower(err.Error()[:1]) + err.Error()[1:]
 		// A value of the wrong kind is told in the user's terms, not strconv's.
@@ -193,13 +206,13 @@ func setUsageErrors(cmd *cli.Command) {
 		msg = goStyleFlag().ReplaceAllString(msg, "flag --$1")
 		// A value that starts with '-' is read as a flag: say how to pass it.
 		if f, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
-			msg = fmt.Sprintf("unknown flag %s; if %s is a value, put -- before it: %s … -- %s", f, f, c.FullName(), f)
+			msg = a.unknownFlagUsage(c, f)
 		}
 		return usagef("%s", msg)
 	}
 	cmd.HideHelpCommand = true
 	for _, sub := range cmd.Commands {
-		setUsageErrors(sub)
+		a.setUsageErrors(sub)
 	}
 }
 

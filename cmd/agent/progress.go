@@ -19,10 +19,20 @@ type progressLine struct {
 	interval time.Duration
 	last     time.Time
 	drawn    bool
+	// start is the first step's time, for the rate and what is left; now
+	// is the clock (time.Now when nil).
+	start time.Time
+	now   func() time.Time
 }
 
 func (p *progressLine) set(done, total int) {
 	now := time.Now()
+	if p.now != nil {
+		now = p.now()
+	}
+	if p.start.IsZero() {
+		p.start = now
+	}
 	if p.drawn && done < total && now.Sub(p.last) < p.interval {
 		return
 	}
@@ -31,7 +41,20 @@ func (p *progressLine) set(done, total int) {
 	if total > 0 {
 		pct = done * 100 / total
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s %d/%d (%d%%)", p.label, done, total, pct)
+	fmt.Fprintf(p.w, "\r\x1b[K%s %d/%d (%d%%)%s", p.label, done, total, pct, p.pace(now, done, total))
+}
+
+// pace is ", 85/s, about 41s left" once a second has passed and steps
+// remain: on an export of thousands of conversations a count alone does
+// not say whether to wait or come back later.
+func (p *progressLine) pace(now time.Time, done, total int) string {
+	elapsed := now.Sub(p.start)
+	if elapsed < time.Second || done <= 0 || done >= total {
+		return ""
+	}
+	rate := float64(done) / elapsed.Seconds()
+	left := time.Duration(float64(total-done) / rate * float64(time.Second))
+	return fmt.Sprintf(", %.0f/s, about %s left", rate, left.Round(time.Second))
 }
 
 // redraws reports whether a line on stderr may be drawn and redrawn (a

@@ -32,6 +32,24 @@ func TestProgressLine(t *testing.T) {
 	}
 }
 
+// After a second the line says the rate and about how long is left.
+func TestProgressLineSaysRateAndTimeLeft(t *testing.T) {
+	var b strings.Builder
+	clock := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	p := &progressLine{w: &b, label: "agent: importing", now: func() time.Time { return clock }}
+	p.set(0, 4000)
+	clock = clock.Add(10 * time.Second)
+	p.set(500, 4000)
+	clock = clock.Add(10 * time.Second)
+	p.set(4000, 4000)
+	want := "\r\x1b[Kagent: importing 0/4000 (0%)" +
+		"\r\x1b[Kagent: importing 500/4000 (12%), 50/s, about 1m10s left" +
+		"\r\x1b[Kagent: importing 4000/4000 (100%)"
+	if got := b.String(); got != want {
+		t.Fatalf("terminal got %q\nwant %q", got, want)
+	}
+}
+
 // On a terminal a full reindex shows its progress on one line and leaves
 // only its summary; in a pipe it writes the summary alone, no escapes.
 func TestReindexProgressOnATerminalOnly(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -23,22 +24,36 @@ func unknownCommand(cmd *cli.Command, word string) error {
 // nearestCommand is the subcommand of cmd whose name (or alias) is within
 // two edits of word, or that word starts, if exactly one is nearest.
 func nearestCommand(cmd *cli.Command, word string) string {
-	best, bestD, ties := "", 3, 0
+	var names []named
 	for _, sub := range cmd.Commands {
 		if sub.Hidden {
 			continue
 		}
 		for _, name := range append([]string{sub.Name}, sub.Aliases...) {
-			d := editDistance(strings.ToLower(word), name)
-			if len(word) >= 3 && strings.HasPrefix(name, strings.ToLower(word)) {
-				d = 1
-			}
-			switch {
-			case d < bestD:
-				best, bestD, ties = sub.Name, d, 1
-			case d == bestD && sub.Name != best:
-				ties++
-			}
+			names = append(names, named{name, sub.Name})
+		}
+	}
+	return nearest(word, names)
+}
+
+// named is one name a command or flag answers to, and the name it is told by.
+type named struct{ name, canonical string }
+
+// nearest is the canonical name of the one entry within two edits of word
+// (or that word, three letters or more, starts); "" when none or a tie.
+func nearest(word string, names []named) string {
+	word = strings.ToLower(word)
+	best, bestD, ties := "", 3, 0
+	for _, n := range names {
+		d := editDistance(word, n.name)
+		if len(word) >= 3 && strings.HasPrefix(n.name, word) {
+			d = 1
+		}
+		switch {
+		case d < bestD:
+			best, bestD, ties = n.canonical, d, 1
+		case d == bestD && n.canonical != best:
+			ties++
 		}
 	}
 	if ties != 1 {
@@ -123,12 +138,64 @@ func commandWord(root *cli.Command, args []string) (int, error) {
 			}
 			continue
 		}
-		if w == "help" || root.Command(w) != nil {
+		if w == "help" || w == completionCommand || root.Command(w) != nil {
 			return i, nil
+		}
+		if i > 1 && strings.HasPrefix(args[i-1], "-") && !rootHasFlag(root, flagWord(args[i-1])) {
+			// `agent --hme /tmp memory status`: the unknown flag, not the
+			// value it was meant to take, is the mistake.
+			return i, usagef("%s (%q after it was taken for a command)", unknownFlag(root, args[i-1]), w)
 		}
 		return i, unknownCommand(root, w)
 	}
 	return -1, nil
+}
+
+// completionCommand is urfave/cli's completion command, which it adds to
+// the root only when it runs.
+const completionCommand = "completion"
+
+// flagWord is the flag a word names: "--jsn=1" is "jsn".
+func flagWord(w string) string {
+	name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+	return name
+}
+
+func rootHasFlag(root *cli.Command, name string) bool {
+	for _, f := range root.Flags {
+		if slices.Contains(f.Names(), name) {
+			return true
+		}
+	}
+	return name == "help" || name == "h" || name == "version" || name == "v"
+}
+
+// unknownFlag names a flag nobody defined as it was typed (--jsn, not
+// -jsn), with the nearest flag of cmd or the global ones when a typo
+// explains it.
+func unknownFlag(cmd *cli.Command, typed string) string {
+	name := flagWord(typed)
+	typed, _, _ = strings.Cut(typed, "=")
+	if near := nearestFlag(cmd, name); near != "" {
+		return fmt.Sprintf("unknown flag %s; did you mean %s?", typed, flagName(near))
+	}
+	return "unknown flag " + typed
+}
+
+// nearestFlag is the flag of cmd or of its parents within two edits of
+// name (or that name starts), if exactly one is nearest.
+func nearestFlag(cmd *cli.Command, name string) string {
+	var names []named
+	for _, c := range cmd.Lineage() {
+		for _, f := range c.Flags {
+			for _, n := range f.Names() {
+				if len(n) > 1 { // -k is no typo's neighbour
+					names = append(names, named{n, f.Names()[0]})
+				}
+			}
+		}
+	}
+	return nearest(name, names)
 }
 
 // valueKind says in the user's words what kind of value a flag wanted, from
@@ -156,4 +223,23 @@ func flagName(name string) string {
 		return "-" + name
 	}
 	return "--" + name
+}
+
+// unknownFlagUsage is the usage error for a flag cmd does not have, f as
+// urfave/cli names it (one dash, "-jsn"): named as the user typed it, with
+// the nearest flag when a typo explains it, and, for a word that may be a
+// value starting with '-', how to pass it.
+func (a *app) unknownFlagUsage(cmd *cli.Command, f string) string {
+	typed := f
+	for _, w := range a.args {
+		if strings.HasPrefix(w, "-") && flagWord(w) == strings.TrimLeft(f, "-") {
+			typed, _, _ = strings.Cut(w, "=")
+			break
+		}
+	}
+	msg := unknownFlag(cmd, typed)
+	if strings.Contains(msg, "did you mean") {
+		return msg
+	}
+	return fmt.Sprintf("%s; if %s is a value, put -- before it: %s … -- %s", msg, typed, cmd.FullName(), typed)
 }

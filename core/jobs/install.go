@@ -14,8 +14,11 @@ import (
 // built here, apart from any file or command, so it can be read and tested
 // as text.
 type Install struct {
-	Bin   string // absolute path of the agent binary
-	Home  string // absolute path of the workspace
+	Bin  string // absolute path of the agent binary
+	Home string // absolute path of the workspace
+	// Model is the model the user asked for (--model, AGENT_MODEL); ""
+	// writes none, and the tick uses the agent's default as it is then,
+	// not the one of the day it was installed.
 	Model string
 	// OllamaHost is OLLAMA_HOST as it is in effect; "" when unset, and then
 	// none is written (the tick's default is the same).
@@ -48,7 +51,11 @@ func (in Install) UnitName() string {
 
 // args is the tick's command line.
 func (in Install) args() []string {
-	return []string{in.Bin, "--home", in.Home, "--model", in.Model, "--quiet", "jobs", "tick"}
+	args := []string{in.Bin, "--home", in.Home}
+	if in.Model != "" {
+		args = append(args, "--model", in.Model)
+	}
+	return append(args, "--quiet", "jobs", "tick")
 }
 
 // Crontab is the crontab line: every word quoted for sh, and every '%'

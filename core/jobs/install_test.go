@@ -39,6 +39,15 @@ func TestInstallText(t *testing.T) {
 	if strings.Contains(in.Crontab(), "OLLAMA_HOST") || strings.Contains(in.Service(), "Environment=") {
 		t.Errorf("an unset OLLAMA_HOST was written:\n%s\n%s", in.Crontab(), in.Service())
 	}
+	// No model asked for: none is frozen into the tick, which then uses the
+	// agent's default of the day it runs.
+	in.Model = ""
+	if got, want := in.Crontab(), "* * * * * /usr/local/bin/agent --home /home/ada/.agent --quiet jobs tick\n"; got != want {
+		t.Errorf("crontab without a model\n got %q\nwant %q", got, want)
+	}
+	if strings.Contains(in.Service(), "--model") {
+		t.Errorf("a model nobody asked for was written:\n%s", in.Service())
+	}
 }
 
 // Two workspaces get two units; the same workspace always the same one.

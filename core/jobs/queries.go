@@ -82,3 +82,12 @@ const (
 		failures = CASE WHEN ? THEN 0 ELSE failures END,
 		disabled_reason = CASE WHEN ? THEN '' ELSE disabled_reason END, updated_at = ? WHERE name = ?`
 )
+
+// SQL for the tick's heartbeat (heartbeat.go).
+const (
+	qBeat = `INSERT INTO tick_beats (id, beat_at) VALUES (1, ?)
+		ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at`
+	qTold = `INSERT INTO tick_beats (id, told_at) VALUES (1, ?)
+		ON CONFLICT (id) DO UPDATE SET told_at = excluded.told_at`
+	qBeats = `SELECT coalesce(beat_at, ''), coalesce(told_at, '') FROM tick_beats WHERE id = 1`
+)

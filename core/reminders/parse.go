@@ -74,7 +74,9 @@ func parseFrom(s string, base, now time.Time, loc *time.Location) (time.Time, er
 		return time.Time{}, err
 	}
 	if t.IsZero() {
-		if t, err = parseNatural(s, base); err != nil {
+		if st, ok := parseSpoken(s, base, now); ok {
+			t = st
+		} else if t, err = parseNatural(s, base); err != nil {
 			return time.Time{}, err
 		}
 	}

@@ -23,6 +23,22 @@ func TestParse(t *testing.T) {
 		{"monday 9am", "2026-11-30T09:00:00+01:00"},
 		{"at noon", "2026-11-27T12:00:00+01:00"},
 		{"in 2 hours", "2026-11-27T12:30:00+01:00"},
+		// As people say them (issue 48): the natural parser refused or
+		// misread each; a time of day already past today is tomorrow's.
+		{"tomorrow at 9", "2026-11-28T09:00:00+01:00"},
+		{"tomorrow 9", "2026-11-28T09:00:00+01:00"},
+		{"Tomorrow at 9:15", "2026-11-28T09:15:00+01:00"},
+		{"at 9", "2026-11-28T09:00:00+01:00"},
+		{"9am", "2026-11-28T09:00:00+01:00"},
+		{"9:00", "2026-11-28T09:00:00+01:00"},
+		{"at 11", "2026-11-27T11:00:00+01:00"},
+		{"3pm", "2026-11-27T15:00:00+01:00"},
+		{"tonight", "2026-11-27T20:00:00+01:00"},
+		{"tonight at 9", "2026-11-27T21:00:00+01:00"},
+		{"next monday at noon", "2026-11-30T12:00:00+01:00"},
+		{"friday at 6pm", "2026-12-04T18:00:00+01:00"},
+		{"in 20 minutes", "2026-11-27T10:50:00+01:00"},
+		{"today at 17:30", "2026-11-27T17:30:00+01:00"},
 		{"2026-12-04T18:00", "2026-12-04T18:00:00+01:00"},
 		{"2026-12-04 18:00", "2026-12-04T18:00:00+01:00"},
 		{"2026-12-04T18:00:00Z", "2026-12-04T18:00:00Z"},
@@ -46,11 +62,13 @@ func TestParse(t *testing.T) {
 		{"call mom", "could not read a time"},
 		{"tomorrow", `"tomorrow" has no time of day: understood Sat 2026-11-28`},
 		{"fri", "has no time of day"},
-		{"tomorrow at 9", `understood only "tomorrow"`},
+		{"tomorrow at nine", `understood only "tomorrow"`},
+		{"at 25", "could not read a time"},
+		{"today at 9", "is in the past"},
 		{"2026-12-04", "a date without a time of day"},
 		{"+0s", "not a duration from now"},
 		{"+soon", "not a duration from now"},
-		{"9:00", `"9:00" is in the past: understood as Fri 2026-11-27 09:00 CET`},
+		{"today 9:00", `"today 9:00" is in the past: understood as Fri 2026-11-27 09:00 CET`},
 		{"2026-11-20T18:00", "is in the past"},
 		{"2020-01-01T00:00:00Z", "is in the past"},
 	}
@@ -131,5 +149,32 @@ func TestSnoozeKeepsTheRemindersDate(t *testing.T) {
 	}
 	if _, err := ParseSnooze("yesterday 9:00", now, tomorrow8, loc); err == nil {
 		t.Error("a snooze into the past was taken")
+	}
+}
+
+// A time said at the end of a reminder's words is split off; a bare
+// number or words with no time are left as the text.
+func TestSplitTrailingTime(t *testing.T) {
+	berlin := mustLoad(t, "Europe/Berlin")
+	now := time.Date(2026, 11, 27, 10, 30, 0, 0, berlin)
+	for _, c := range []struct{ in, text, at, due string }{
+		{"call mom tomorrow at 9", "call mom", "tomorrow at 9", "2026-11-28T09:00:00+01:00"},
+		{"stretch in 20 minutes", "stretch", "in 20 minutes", "2026-11-27T10:50:00+01:00"},
+		{"water the plants tonight", "water the plants", "tonight", "2026-11-27T20:00:00+01:00"},
+		{"pay rent next monday at noon", "pay rent", "next monday at noon", "2026-11-30T12:00:00+01:00"},
+		{"read chapter 9", "", "", ""},
+		{"call mom", "", "", ""},
+		{"tomorrow at 9", "", "", ""}, // no words left for the reminder
+	} {
+		text, at, due, ok := SplitTrailingTime(c.in, now, berlin)
+		if c.at == "" {
+			if ok {
+				t.Errorf("%q: split as %q at %q", c.in, text, at)
+			}
+			continue
+		}
+		if !ok || text != c.text || at != c.at || due.Format(time.RFC3339) != c.due {
+			t.Errorf("%q: got %q, %q, %s, %v; want %q, %q, %s", c.in, text, at, due.Format(time.RFC3339), ok, c.text, c.at, c.due)
+		}
 	}
 }

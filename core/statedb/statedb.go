@@ -94,6 +94,58 @@ func Open(ctx context.Context, file string, create bool, sets []Set) (*sql.DB, e
 	return db, nil
 }
 
+// OpenReadOnly opens state.db for reading only, writing nothing, not even
+// its -wal or -shm: for the commands that only read (search, reminders,
+// profile show…) on a disk that refuses writes. It runs Open's checks and
+// refuses a file that still needs a migration (which would be a write).
+// Where SQLite cannot read a WAL database without creating its shared
+// memory file, it reads the file as immutable: nothing else can change
+// it on a disk nobody can write.
+func OpenReadOnly(ctx context.Context, file string, sets []Set) (*sql.DB, error) {
+	if err := confined.Inside(filepath.Dir(file), filepath.Base(file)); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v; it was left untouched", ErrUnusable, file, err)
+	}
+	var last error
+	for _, q := range []string{"mode=ro", "mode=ro&immutable=1"} {
+		db, err := sql.Open("sqlite3", sqlitedb.File(file, q+"&_busy_timeout=10000&_foreign_keys=on"))
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", file, err)
+		}
+		if err := check(ctx, db, file, sets); err != nil {
+			db.Close()
+			last = err
+			continue
+		}
+		if err := fullyMigrated(ctx, db, file, sets); err != nil {
+			db.Close()
+			return nil, err
+		}
+		return db, nil
+	}
+	return nil, last
+}
+
+// fullyMigrated refuses a state.db with a migration still to apply: reading
+// it with this agent's queries needs the newer schema.
+func fullyMigrated(ctx context.Context, db *sql.DB, file string, sets []Set) error {
+	applied, err := appliedMigrations(ctx, db)
+	if err != nil {
+		return fmt.Errorf("%w: %s: read schema_migrations: %v", ErrUnusable, file, err)
+	}
+	for _, set := range sets {
+		names, err := migrationNames(set)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if !applied[n] {
+				return fmt.Errorf("%s needs an update of its tables (%s), which cannot be written now", file, n)
+			}
+		}
+	}
+	return nil
+}
+
 // createPrivate creates an empty file with mode 0600 unless something is
 // there already (whose mode is the user's business and left alone).
 func createPrivate(path string) error {

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"syscall"
 
 	"github.com/mattn/go-sqlite3"
 )
@@ -53,4 +54,24 @@ func IsSQLError(err error) bool {
 func IsUnique(err error) bool {
 	var se sqlite3.Error
 	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
+}
+
+// WriteErrno says why a write could not happen when the disk is the cause:
+// ENOSPC (full), EROFS (read-only) or EACCES/EPERM (not writable), from an
+// os error or from SQLite (its errno, or SQLITE_FULL and SQLITE_READONLY
+// when it gave none). Zero means the cause is something else.
+func WriteErrno(err error) syscall.Errno {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		if e := diskErrno(se.SystemErrno); e != 0 {
+			return e
+		}
+		switch se.Code {
+		case sqlite3.ErrFull:
+			return syscall.ENOSPC
+		case sqlite3.ErrReadonly:
+			return syscall.EROFS
+		}
+	}
+	return osWriteErrno(err)
 }

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"syscall"
 )
 
 // Without cgo there is no SQLite: agent is always built with it. This file
@@ -32,3 +33,7 @@ func IsSQLError(error) bool { return false }
 
 // IsUnique is always false without SQLite.
 func IsUnique(error) bool { return false }
+
+// WriteErrno says why a write could not happen when the disk is the cause
+// (driver.go); without SQLite only os errors carry it.
+func WriteErrno(err error) syscall.Errno { return osWriteErrno(err) }
