@@ -38,4 +38,8 @@ func TestEveryPackagesSentinelsMapToTheirExitCode(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d", c.err, got, c.code)
 		}
 	}
+	// A whole message of the kind, as revisions writes it, is the kind too.
+	if _, err := revisions.CheckReason("\xff"); exitCode(err) != exitUsage {
+		t.Errorf("revisions.CheckReason(\"\\xff\"): %v, exit %d, want %d", err, exitCode(err), exitUsage)
+	}
 }

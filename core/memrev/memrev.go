@@ -46,8 +46,8 @@ var ErrNotFound = memory.ErrNotFound
 // notFound is a whole user-facing message that matches ErrNotFound.
 type notFound string
 
-func (e notFound) Error() string        { return string(e) }
-func (e notFound) Is(target error) bool { return target == ErrNotFound }
+func (e notFound) Error() string { return string(e) }
+func (e notFound) Unwrap() error { return ErrNotFound } // and so errkind.ErrNotFound
 
 // kind is MEMORY.md in the revisions store: one file, so no name.
 var kind = revisions.Kind{Key: "memory", NotFound: func(_ string, id int64) error {

@@ -59,8 +59,8 @@ var ErrInvalid = errkind.Invalid()
 
 type invalidError string
 
-func (e invalidError) Error() string        { return string(e) }
-func (e invalidError) Is(target error) bool { return target == ErrInvalid }
+func (e invalidError) Error() string { return string(e) }
+func (e invalidError) Unwrap() error { return ErrInvalid } // and so errkind.ErrInvalid
 
 func invalidf(format string, args ...any) error { return invalidError(fmt.Sprintf(format, args...)) }
 
