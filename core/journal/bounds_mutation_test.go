@@ -27,17 +27,7 @@ func TestACounterPastMaxCounterIsRefused(t *testing.T) {
 		line(t, now, journal.MaxCounter, journal.KindProfile, "user.pref.drink", "set", "tea"),
 		line(t, now, journal.MaxCounter+1, journal.KindProfile, "user.name", "set", "Mallory"),
 	}
-	dir := filepath.Join(b.home, journal.Dir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "0badc0de0badc0de.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	res, err := journal.Replay(ctx, b.ws.State, b.home, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := replayFrom(t, b, []byte(strings.Join(lines, "\n")+"\n"))
 	if len(res.Refused) != 1 || res.Refused[0].Line != 2 || res.Applied != 1 {
 		t.Errorf("replay %+v: want line 2 (counter %d) refused and line 1 applied", res, journal.MaxCounter+1)
 	}
@@ -94,17 +84,7 @@ func TestALineOverMaxLineIsRefusedUnread(t *testing.T) {
 	b := newDevice(t)
 	good := line(t, time.Now().UnixMilli(), 0, journal.KindProfile, "user.name", "set", "Mallory")
 	padded := "{" + strings.Repeat(" ", 70<<10) + good[1:]
-	dir := filepath.Join(b.home, journal.Dir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "0badc0de0badc0de.jsonl"), []byte(padded+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	res, err := journal.Replay(ctx, b.ws.State, b.home, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := replayFrom(t, b, []byte(padded+"\n"))
 	if len(res.Refused) != 1 || !strings.Contains(res.Refused[0].Why, "bytes") || res.Applied != 0 {
 		t.Errorf("replay %+v: want the %d-byte line refused by its size", res, len(padded))
 	}
@@ -127,17 +107,7 @@ func TestAHostThatIsNotOnePrintableLineIsRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir := filepath.Join(b.home, journal.Dir)
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "0badc0de0badc0de.jsonl"), append(raw, '\n'), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		res, err := journal.Replay(ctx, b.ws.State, b.home, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := replayFrom(t, b, append(raw, '\n'))
 		if len(res.Refused) != 1 || res.Applied != 0 {
 			t.Errorf("host %q: replay %+v, want the line refused", host, res)
 		}
@@ -145,4 +115,22 @@ func TestAHostThatIsNotOnePrintableLineIsRefused(t *testing.T) {
 			t.Errorf("host %q: user.name set (%v, %v)", host, set, err)
 		}
 	}
+}
+
+// replayFrom writes data as another device's journal in b's workspace and
+// replays it.
+func replayFrom(t *testing.T, b *device, data []byte) journal.Result {
+	t.Helper()
+	dir := filepath.Join(b.home, journal.Dir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "0badc0de0badc0de.jsonl"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := journal.Replay(context.Background(), b.ws.State, b.home, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
