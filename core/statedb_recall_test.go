@@ -102,8 +102,11 @@ func TestStoredSessionsReplayAfterRecallMigration(t *testing.T) {
 	}
 	checked := 0
 	for _, m := range msgs {
-		if m.Role == "user" && m.LogKnown {
-			t.Errorf("message %d, stored before its log place was kept, has one: %+v", m.ID, m.Logged)
+		// Stored before 0008 kept a turn's log place, each is filled once
+		// at open (0009_log_places.go); this workspace holds none of the
+		// old logs, so each turn is marked not logged, as --no-log is.
+		if m.Role == "user" && (!m.LogKnown || m.Logged.Path != "") {
+			t.Errorf("message %d, stored before its log place was kept, was not filled as not logged: known %v, %+v", m.ID, m.LogKnown, m.Logged)
 		}
 		if m.Role != "user" || m.RecallAt == 0 {
 			continue

@@ -74,7 +74,10 @@ func ChunkFile(rel string, data []byte, opts ChunkOptions) ([]Chunk, error) {
 		c.target = 1
 	}
 	c.walk(c.parse())
-	if c.date == "" || !inNoteDir(rel) {
+	// An imported conversation is titled by its own top heading, under
+	// which every chunk stands; its front matter (id, origin, date) is
+	// the importer's bookkeeping, not a note's title or tags.
+	if (c.date == "" || !inNoteDir(rel)) && !strings.HasPrefix(rel, ImportsDir+"/") {
 		c.titled(rel)
 	}
 	return c.out, nil
