@@ -127,7 +127,10 @@ func TestRecordsMadeOnOneDeviceAreSeenOnTheOther(t *testing.T) {
 	if _, err := a.jobs().Add(ctx, "nightly", "@daily", time.UTC, []string{"memory", "reindex"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.reminders().Snooze(ctx, r.ID, time.Now().Add(2*time.Hour), "reminders snooze"); err != nil {
+	// An hour after the stored due time, not after a second time.Now():
+	// times are stored to the second, and a loaded machine can cross one
+	// between the two calls (the test failed so under load).
+	if _, err := a.reminders().Snooze(ctx, r.ID, r.DueAt.Add(time.Hour), "reminders snooze"); err != nil {
 		t.Fatal(err)
 	}
 	a.reopen()
