@@ -128,3 +128,25 @@ func TestLocalOnly(t *testing.T) {
 		}
 	}
 }
+
+// A --remote whose fetch works but whose push is refused (here a checked
+// out branch of a work tree, which git refuses to update) is not saved
+// either: the sync fails, says so, and origin is still the old remote.
+func TestRemoteRefusingThePushIsNotSaved(t *testing.T) {
+	a, _, remote := twoDevices(t)
+	other := filepath.Join(t.TempDir(), "worktree")
+	gitIn(t, filepath.Dir(other), "clone", "-q", remote, other)
+	branch := strings.TrimSpace(gitIn(t, a, "symbolic-ref", "--short", "HEAD"))
+	gitIn(t, other, "checkout", "-q", branch)
+	write(t, a, "logs/2026-11-28.md", "# 2026-11-28\n\n### 09:00\n\nto push\n")
+	_, err := Sync(context.Background(), testOptions(a, other))
+	if err == nil {
+		t.Fatal("a sync whose push was refused worked")
+	}
+	if !strings.Contains(err.Error(), "the remote is not changed") {
+		t.Errorf("the error does not say the remote is kept: %v", err)
+	}
+	if got := strings.TrimSpace(gitIn(t, a, "remote", "get-url", "origin")); got != remote {
+		t.Errorf("origin is %s after a --remote whose push was refused", got)
+	}
+}

@@ -291,6 +291,12 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 			break
 		}
 		if round == 3 || !strings.Contains(err.Error(), "rejected") {
+			if o.Remote != "" && o.Remote != oldURL {
+				// A remote that takes no push is not one to sync with:
+				// it is not remembered (what its fetch brought is kept).
+				restoreRemote(ctx, g, oldURL, hadRemote)
+				return rep, fmt.Errorf("sync: push to %s: %w; the remote is not changed (still %s)", rep.Remote, err, remoteWas(oldURL, hadRemote))
+			}
 			return rep, fmt.Errorf("sync: push to %s: %w", rep.Remote, err)
 		}
 	}
