@@ -11,6 +11,7 @@ import (
 
 	"agent/core/devsync"
 	"agent/core/forget"
+	"agent/core/forgotten"
 	"agent/core/printable"
 	"agent/index"
 )
@@ -109,7 +110,7 @@ func (o OpenOptions) openSettled(ctx context.Context, home string) (*Workspace, 
 		o.warnf("%v; the next command tries again", ws.JournalErr)
 	}
 	o.SayRefused(ws)
-	if n, err := forget.Waiting(ctx, ws.State); err == nil && n > 0 {
+	if n, err := forgotten.Waiting(ctx, ws.State); err == nil && n > 0 {
 		o.warnf("%d %s another device made %s for this workspace's forget key: run agent sync key there and agent sync key --add here",
 			n, plural(n, "forget", "forgets"), plural(n, "waits", "wait"))
 	}
@@ -142,7 +143,7 @@ func openJournalled(ctx context.Context, home string) (*Workspace, error) {
 // query; acted says one ran.
 func (o OpenOptions) settleForgets(ctx context.Context, ws *Workspace) (acted bool, err error) {
 	interrupted := forget.Interrupted(ws.Home)
-	pending, err := forget.HasPending(ctx, ws.State)
+	pending, err := forgotten.HasPending(ctx, ws.State)
 	if err != nil || !interrupted && !pending {
 		return false, err
 	}
@@ -164,7 +165,7 @@ func (o OpenOptions) ForgetPending(ctx context.Context, home string, db *sql.DB)
 // replayed at the open). It asks the next sync to rewrite the history
 // itself, so its callers need not.
 func (o OpenOptions) forgetPending(ctx context.Context, home string, db *sql.DB) error {
-	if pending, err := forget.HasPending(ctx, db); err != nil || !pending {
+	if pending, err := forgotten.HasPending(ctx, db); err != nil || !pending {
 		return err
 	}
 	// The history is asked to be rewritten before the files change: a

@@ -9,18 +9,6 @@ import (
 	"agent/core/forgotten"
 )
 
-// HasPending reports whether another device's forget waits to be applied
-// here (and can be: its key is here): one query.
-func HasPending(ctx context.Context, db *sql.DB) (bool, error) {
-	return forgotten.HasPending(ctx, db)
-}
-
-// Waiting counts the forgets other devices made whose key this device
-// does not hold: they wait for the user to copy it (agent sync key).
-func Waiting(ctx context.Context, db *sql.DB) (int, error) {
-	return forgotten.Waiting(ctx, db)
-}
-
 // ApplyPending forgets here what other devices forgot: each pending row
 // (a journal brought its id, salt, hash, length and key id, never the
 // phrase) is searched for in every place Find searches — state.db, the

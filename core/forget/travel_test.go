@@ -187,14 +187,14 @@ func TestAForgetTravelsByItsHash(t *testing.T) {
 	}
 	// B does not hold A's forget key yet: the forget waits, said, and
 	// nothing is searched.
-	if n, err := forget.Waiting(ctx, bDB); err != nil || n != 1 {
+	if n, err := forgotten.Waiting(ctx, bDB); err != nil || n != 1 {
 		t.Errorf("B without the key: %d forgets waiting, %v; want 1", n, err)
 	}
-	if has, err := forget.HasPending(ctx, bDB); err != nil || has {
+	if has, err := forgotten.HasPending(ctx, bDB); err != nil || has {
 		t.Errorf("B without the key has a forget to apply: %v, %v", has, err)
 	}
 	copyKey(t, aDB, bDB)
-	if n, err := forget.Waiting(ctx, bDB); err != nil || n != 0 {
+	if n, err := forgotten.Waiting(ctx, bDB); err != nil || n != 0 {
 		t.Errorf("B with the key: %d forgets waiting, %v", n, err)
 	}
 	res, err := forget.ApplyPending(ctx, bHome, bDB, nil, time.Now())
