@@ -42,6 +42,10 @@ const (
 // maxQuery bounds a query's length: a client may send anything.
 const maxQuery = 2000
 
+// maxText bounds what one remember writes: a client may send megabytes,
+// which would land in MEMORY.md or today's log and in every later recall.
+const maxText = 16 << 10
+
 // ViaMark joins a note's time and the client that wrote it in the log
 // entry's heading: "### 14:05 · via claude-code".
 const ViaMark = " · via "
@@ -170,6 +174,9 @@ func (h *handlers) read(ctx context.Context, _ *sdk.CallToolRequest, in readIn) 
 func (h *handlers) remember(ctx context.Context, req *sdk.CallToolRequest, in rememberIn) (*sdk.CallToolResult, any, error) {
 	if strings.TrimSpace(in.Text) == "" {
 		return nil, nil, fmt.Errorf("%w: text is empty: nothing to remember", errArgs)
+	}
+	if len(in.Text) > maxText {
+		return nil, nil, fmt.Errorf("%w: text is %d bytes; at most %d are remembered at once", errArgs, len(in.Text), maxText)
 	}
 	forgotten, err := forget.LoadForgotten(ctx, h.o.State)
 	if err != nil {

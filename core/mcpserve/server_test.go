@@ -282,6 +282,7 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 		{mcpserve.ToolRead, map[string]any{"path": "MEMORY.md", "lines": -3}, "lines"},
 		{mcpserve.ToolRemember, map[string]any{"text": "x", "kind": "poem"}, "kind must be fact or note"},
 		{mcpserve.ToolRemember, map[string]any{"text": " \n ", "kind": "note"}, "empty"},
+		{mcpserve.ToolRemember, map[string]any{"text": strings.Repeat("a", 17<<10), "kind": "note"}, "at most"},
 		{mcpserve.ToolRemember, map[string]any{"text": "x", "kind": "fact", "section": "Evil"}, "section"},
 		{"memory_delete", map[string]any{}, ""},
 	} {
