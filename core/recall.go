@@ -27,17 +27,7 @@ type IndexRecall struct {
 	refreshing sync.WaitGroup
 	ix         *index.Index
 	monitor    *memory.Monitor
-	// zone is the user's, in which the time words of a message are read
-	// ("yesterday": index.SearchOptions.Now); nil is the machine's until
-	// the chat has read the profile (SetZone).
-	zone atomic.Pointer[time.Location]
 }
-
-// zoned is a Recaller that reads a message's time words in the user's zone.
-type zoned interface{ SetZone(*time.Location) }
-
-// SetZone makes later recalls read time words in loc.
-func (r *IndexRecall) SetZone(loc *time.Location) { r.zone.Store(loc) }
 
 var _ Recaller = (*IndexRecall)(nil)
 
@@ -78,11 +68,11 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 	r.refreshing.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	now := time.Now()
-	if z := r.zone.Load(); z != nil {
-		now = now.In(z)
-	}
-	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true, NoSnippet: true, Now: now})
+	// No typo correction: a name the memory does not hold yet would turn
+	// into one it does. Time words stay off for the chat too: the days
+	// they select would leave out every undated passage (MEMORY.md's
+	// facts) of a message such as "what should I cook tonight".
+	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true, NoSnippet: true, NoCorrect: true})
 	if errors.Is(err, index.ErrNotFound) || errors.Is(err, index.ErrNoTerms) {
 		return nil, nil // nothing to recall is not a failure
 	}
@@ -177,13 +167,6 @@ type aheadRecall struct {
 	hits    []Recalled
 	err     error
 	taken   atomic.Bool
-}
-
-// SetZone passes the user's zone on to the recalls after the first.
-func (a *aheadRecall) SetZone(loc *time.Location) {
-	if z, ok := a.Recaller.(zoned); ok {
-		z.SetZone(loc)
-	}
 }
 
 func (a *aheadRecall) Recall(ctx context.Context, text string, k int) ([]Recalled, error) {

@@ -85,9 +85,6 @@ func (c *Chat) prepare(ctx context.Context, s *Session, message string, reserveS
 	names := toolNames(t.specs[:len(builtin)])
 
 	loc, zone := c.zone(get("user.timezone"))
-	if z, ok := c.Memory.(zoned); ok {
-		z.SetZone(loc) // the next turn's recall reads "yesterday" in it (this one's is under way)
-	}
 	t.now = c.Now().In(loc)
 
 	doc, err := c.Soul.Load(ctx)

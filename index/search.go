@@ -31,6 +31,10 @@ type SearchOptions struct {
 	Fresh bool
 	// NoSnippet leaves Hit.Snippet empty, for a caller that uses Text.
 	NoSnippet bool
+	// NoCorrect searches the words as given: no word without a hit is
+	// replaced by a near one of the vocabulary. For recall, where a new
+	// name the memory does not hold yet must not become another.
+	NoCorrect bool
 	// Now, when set, lets the query's time words ("yesterday", "last
 	// week", "in October", "2026-11-23": timewords.Find) keep the search
 	// to the chunks of those days, resolved in Now's zone (the user's);
@@ -210,12 +214,14 @@ func (ix *Index) query(ctx context.Context, p plan, k int, opts SearchOptions) (
 	if len(p.subs) == 0 && p.days == nil { // the time words were all, and no chunk is of their days
 		return nil, nil
 	}
-	fixes, err := ix.corrections(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	if len(fixes) > 0 {
-		p = corrected(p, fixes)
+	var fixes []Correction
+	if !opts.NoCorrect {
+		if fixes, err = ix.corrections(ctx, p); err != nil {
+			return nil, err
+		}
+		if len(fixes) > 0 {
+			p = corrected(p, fixes)
+		}
 	}
 	cs, err := ix.rankPlan(ctx, p, k)
 	if err != nil {

@@ -59,8 +59,11 @@ func (ix *Index) corrections(ctx context.Context, p plan) ([]Correction, error) 
 			continue
 		}
 		stem, err := ix.nearestTerm(ctx, w)
-		if err != nil || stem == "" {
+		if err != nil {
 			return nil, err
+		}
+		if stem == "" {
+			continue // no near word: this one stays, the others are still corrected
 		}
 		form, err := ix.writtenForm(ctx, w, stem)
 		if err != nil {

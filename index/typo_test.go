@@ -55,3 +55,19 @@ func TestEdits(t *testing.T) {
 		t.Errorf("edits beyond the limit = %d, want limit+1", got)
 	}
 }
+
+// Recall searches the words as given (NoCorrect): a name the memory does
+// not hold yet is not turned into one it does, and the search still
+// corrects for the user who asks it to.
+func TestNoCorrectSearchesTheWordsAsGiven(t *testing.T) {
+	home := workspace(t, map[string]string{
+		"logs/2026-11-18.md": "# 2026-11-18\n\n### 09:10\n\nLunch with Martin at the harbour.\n",
+	})
+	ix, _ := open(t, home)
+	if hits := search(t, ix, "martn", SearchOptions{NoCorrect: true}); hits != nil {
+		t.Errorf("martn with NoCorrect found %v", paths(hits))
+	}
+	if hits := search(t, ix, "martn", SearchOptions{}); len(hits) == 0 {
+		t.Error("martn without NoCorrect found nothing")
+	}
+}
