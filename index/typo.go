@@ -59,11 +59,8 @@ func (ix *Index) corrections(ctx context.Context, p plan) ([]Correction, error) 
 			continue
 		}
 		stem, err := ix.nearestTerm(ctx, w)
-		if err != nil {
+		if err != nil || stem == "" {
 			return nil, err
-		}
-		if stem == "" {
-			continue // no near word: this one stays, the others are still corrected
 		}
 		form, err := ix.writtenForm(ctx, w, stem)
 		if err != nil {
