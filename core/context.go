@@ -3,8 +3,8 @@ package core
 import (
 	"fmt"
 
-	"agent/core/printable"
 	"agent/core/window"
+	"agent/memory/printable"
 )
 
 // A turn's context is fitted by core/window; these names are core's.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"agent/core/ollamatest"
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // terminalControls fails when s holds a character a terminal acts on: one

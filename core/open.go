@@ -12,8 +12,8 @@ import (
 	"agent/core/devsync"
 	"agent/core/forget"
 	"agent/core/forgotten"
-	"agent/core/printable"
 	"agent/index"
+	"agent/memory/printable"
 )
 
 // OpenOptions say how opening a workspace (and syncing it) tells what it

@@ -8,7 +8,7 @@ import (
 
 	"agent/core/callview"
 	"agent/core/mcp"
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // MCP connects a chat to the user's integrations (MCP servers): their tools

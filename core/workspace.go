@@ -6,7 +6,7 @@
 // of lower layers (its tests too), and nothing imports core but cmd/agent
 // and the one layer above it:
 //
-//	0  llm, printable, statedb, when, disk, ollamatest, mcp/mcptest: plain
+//	0  llm, statedb, when, disk, ollamatest, mcp/mcptest: plain
 //	   types, state.db's opening, the time shown to a person, the disk's
 //	   refusals in the user's words, test servers
 //	1  window (fits a turn into num_ctx), ollama (the model adapter),

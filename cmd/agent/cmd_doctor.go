@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 func (a *app) doctorCommand() *cli.Command {

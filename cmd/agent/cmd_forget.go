@@ -13,8 +13,8 @@ import (
 	"agent/core"
 	"agent/core/devsync"
 	"agent/core/forget"
-	"agent/core/printable"
 	"agent/index"
+	"agent/memory/printable"
 )
 
 // forgetFlags are agent forget's and agent sessions delete's.

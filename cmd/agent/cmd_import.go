@@ -12,7 +12,7 @@ import (
 
 	"agent/core/forget"
 	"agent/core/importer"
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // importCommand: agent import chatgpt|claude FILE, list, undo ID — chat

@@ -9,8 +9,8 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/core/printable"
 	"agent/index"
+	"agent/memory/printable"
 	"agent/profile"
 	"agent/soul"
 )

@@ -17,9 +17,9 @@ import (
 
 	"agent/core"
 	"agent/core/jobs"
-	"agent/core/printable"
 	"agent/core/reminders"
 	"agent/memory"
+	"agent/memory/printable"
 )
 
 func (a *app) jobsCommand() *cli.Command {

@@ -13,7 +13,7 @@ import (
 
 	"agent/core"
 	"agent/core/mcp"
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 func (a *app) mcpCommand() *cli.Command {

@@ -12,10 +12,10 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/core/printable"
 	"agent/core/watch"
 	"agent/index"
 	"agent/index/timewords"
+	"agent/memory/printable"
 )
 
 // memoryIndexCommands: agent memory reindex, search, watch, status.

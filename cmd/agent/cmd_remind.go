@@ -10,8 +10,8 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/core/printable"
 	"agent/core/reminders"
+	"agent/memory/printable"
 )
 
 func (a *app) remindCommand() *cli.Command {

@@ -10,7 +10,7 @@ import (
 
 	"agent/core"
 	"agent/core/compact"
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 func (a *app) sessionsCommand() *cli.Command {

@@ -10,8 +10,8 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"agent/core"
-	"agent/core/printable"
 	"agent/core/skills"
+	"agent/memory/printable"
 	"agent/soul/revisions"
 )
 

@@ -11,7 +11,7 @@ import (
 	"agent/core"
 	"agent/core/devsync"
 	"agent/core/jobs"
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 func (a *app) syncCommand() *cli.Command {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"agent/core/ollamatest"
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // hostileText holds what a terminal would act on: a window-title change, a

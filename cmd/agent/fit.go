@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/term"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // Output on a terminal is fitted to its columns: a table's widest cells are

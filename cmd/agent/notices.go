@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // noticeGate holds the notes (agent: …) that arrive while a reply streams

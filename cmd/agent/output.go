@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // writeJSON is the one JSON exporter: indented on a TTY, compact otherwise,

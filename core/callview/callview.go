@@ -17,7 +17,7 @@ import (
 
 	"github.com/rivo/uniseg"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // Lines renders args, one argument after another in name order: a

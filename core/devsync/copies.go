@@ -16,8 +16,8 @@ import (
 	"github.com/google/renameio/v2"
 
 	"agent/core/journal"
-	"agent/core/printable"
 	"agent/memory"
+	"agent/memory/printable"
 )
 
 // Folded is a conflict copy merged into its original.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // ErrDiverged is a remote branch that does not continue what this device

@@ -15,8 +15,8 @@ import (
 	"github.com/gofrs/flock"
 
 	"agent/core/journal"
-	"agent/core/printable"
 	"agent/memory"
+	"agent/memory/printable"
 )
 
 // Ignored is what .gitignore keeps out of the shared history: files that

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // ErrRefused is what the remote holds that this device never takes: a

@@ -11,8 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"agent/core/printable"
 	"agent/memory"
+	"agent/memory/printable"
 )
 
 // LogsDir is where the daily logs live, relative to the workspace.

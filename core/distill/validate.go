@@ -9,7 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // Citation is a checked source: lines Start..End (1-based, inclusive) of a

@@ -15,8 +15,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"agent/core/printable"
 	"agent/memory"
+	"agent/memory/printable"
 )
 
 // Origins of an export.

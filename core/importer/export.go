@@ -14,8 +14,8 @@ import (
 	"path"
 	"strings"
 
-	"agent/core/printable"
 	"agent/memory/errkind"
+	"agent/memory/printable"
 	"agent/memory/secrets"
 )
 

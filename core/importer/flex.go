@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // The exports are undocumented and drift from month to month, so a field is

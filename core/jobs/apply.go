@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"agent/core/printable"
 	"agent/core/statedb"
+	"agent/memory/printable"
 )
 
 // Value is a job as it travels between devices (core/journal): what the

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"agent/core/printable"
 	"agent/core/when"
+	"agent/memory/printable"
 )
 
 // identityArgsRunes bounds a job's command in its identity line (the

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // Lease and timeout of a run: a run is stopped after RunTimeout, so a claim

@@ -18,7 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // Result says what a replay did.

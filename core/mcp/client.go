@@ -19,7 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // LogDir is where servers' stderr goes, under the workspace. It is hidden,

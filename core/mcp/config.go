@@ -40,7 +40,7 @@ import (
 	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // ConfigFile is the configuration's name in the workspace.

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"agent/core/printable"
 	"agent/core/statedb"
+	"agent/memory/printable"
 )
 
 // Value is a reminder as it travels between devices (core/journal): its

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // PendingTextRunes bounds a reminder's text in a PENDING line (the

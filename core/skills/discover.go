@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // PathEnv names the variable listing extra skill directories,

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // Caps on what the model reads from a skill.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // IdentityBudget is the tokens the skills may take in the identity section:

@@ -14,7 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // Limits of the Agent Skills format, and this agent's own caps.

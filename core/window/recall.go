@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"agent/core/printable"
+	"agent/memory/printable"
 )
 
 // Recalled is one memory hit offered to the context, with its source.
