@@ -147,8 +147,9 @@ newsessions() {
 # (turns, issue 24) and new sessions (new, issue 40).
 parts=${BENCH_CACHE_PARTS:-turns new}
 chats=${NEWSESSION_CHATS:-5}
-# all: each chat after the first waits for a minute of its own (the start
-# time is the one thing that changes between two sessions of a minute);
+# all: each chat after the first starts in a minute of its own (the start
+# time is the one thing that changes between two sessions of a minute; the
+# chats' clock is moved on with AGENT_TEST_NOW, not waited for);
 # none: back to back (newsession-cache.py)
 wait=${NEWSESSION_WAIT:-all}
 if [[ " $parts " == *" new "* ]]; then

@@ -20,15 +20,18 @@ sent again before and the chat's own after, so that every chat and every
 floor finds the cache as the chat before it left it.
 
 Usage: newsession-cache.py AGENT HOME MODEL SERVE_LOG CHATS WAIT
-(WAIT: the chats that wait for the clock's minute to change first, so that
-they start in a minute of their own: "all" (every one after the first),
-"none", or their numbers, "3" or "2,4".)
+(WAIT: the chats that start in a minute of their own: "all" (every one
+after the first), "none", or their numbers, "3" or "2,4". They do not wait
+for the minute to turn: from the first of them on, the chats run with
+AGENT_TEST_NOW a minute ahead each time, the clock they read moving to one
+second into its next minute, as if they had waited (issue 51).)
 Environment: OLLAMA_HOST, AGENT_NUM_CTX. Prints one line per chat from the
 second, "k remaining prompt floor_remaining floor_prompt", then "mean SHARE
 FLOOR" (the means of remaining/prompt and of the floor's), on stdout;
 progress on stderr.
 """
 import ast
+import datetime
 import json
 import os
 import re
@@ -78,9 +81,14 @@ def chat(question):
     tokens evaluated, prompt_eval_count)."""
     at = log_size()
     out = subprocess.run([agent, "--home", home, "--model", model, "chat", "--json"], input=question + "\n",
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, env=chat_env()).stdout
     prompts, slots = since(at)
     return prompts[-1], slots[-1][0], slots[-1][2], json.loads(out)["prompt_eval_count"]
+
+
+def sent(prompt):
+    """The chat's time note, "[sent Mon 2 Jan 2006 15:04]"."""
+    return prompt[user_start(prompt):prompt.index("]", user_start(prompt)) + 1]
 
 
 def user_start(prompt):
@@ -89,10 +97,21 @@ def user_start(prompt):
     return prompt.index("[sent ")
 
 
-def wait_for_next_minute():
-    start = time.strftime("%H:%M")
-    while time.strftime("%H:%M") == start:
-        time.sleep(0.5)
+ahead = 0.0  # seconds the chats' clock runs ahead of the system's
+
+
+def next_minute():
+    """Moves the chats' clock to one second into its next minute."""
+    global ahead
+    now = time.time() + ahead
+    ahead += 61 - now % 60
+
+
+def chat_env():
+    if not ahead:
+        return None
+    at = datetime.datetime.fromtimestamp(time.time() + ahead).astimezone()
+    return dict(os.environ, AGENT_TEST_NOW=at.isoformat(timespec="seconds"))
 
 
 prev = None
@@ -100,8 +119,11 @@ shares, floors = [], []
 for k in range(1, chats + 1):
     q = "chat %d: %s" % (k, questions[(k - 1) % len(questions)])
     if k in waits:
-        wait_for_next_minute()
+        next_minute()
     prompt, n, evaluated, pec = chat(q)
+    if k in waits and prev is not None and sent(prompt) == sent(prev):
+        sys.exit("newsession-cache: chat %d was to start in a minute of its own, but was sent at %s as chat %d was"
+                 % (k, sent(prompt), k - 1))
     if n != pec:
         print("newsession-cache: chat %d: the runner counted %d prompt tokens, prompt_eval_count %d" % (k, n, pec), file=sys.stderr)
     if prev is not None:

@@ -64,10 +64,13 @@ func run(ctx context.Context, args []string, streams *iostreams) int {
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
-	a := &app{io: streams, now: time.Now, detachSignals: detach, args: args}
+	now, err := clock(os.Getenv)
+	a := &app{io: streams, now: now, detachSignals: detach, args: args}
 	root := a.rootCommand()
 	args = helpArgs(root, args)
-	err := checkCommandWord(root, args)
+	if err == nil {
+		err = checkCommandWord(root, args)
+	}
 	if err == nil {
 		err = envUsageError(root.Run(ctx, args))
 	}

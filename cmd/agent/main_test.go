@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -63,11 +64,50 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("OLLAMA_HOST", "127.0.0.1:1") // nothing listens: no test reaches a real server by accident
 			env.Setenv("GORACE", quickRaceExit(os.Getenv("GORACE")))
-			return nil
+			return plainUnlessRacy(env)
 		},
 		Cmds:                scriptCmds(),
 		RequireExplicitExec: false,
 	})
+}
+
+// racy matches a transcript line that runs a command whose own goroutines
+// share memory: a chat turn (streaming, the spinner, signals, recall
+// beside the request), the REPL, MCP clients and the server, the index
+// watcher, the jobs tick (it runs chats) and embeddings. Such a transcript
+// runs "agent" as this binary, race-built under make test. Any line
+// but a comment counts (`script -qefc 'agent chat'`, `timeout 9 agent
+// memory watch`, …): a line that only mentions one runs race-built too.
+var racy = regexp.MustCompile(`(?m)^[^#\n]*\bagent\b[^\n]*\b(chat|mcp|watch|tick|embed)\b`)
+
+// plainUnlessRacy puts the plain build of agent (the crash and stress
+// tests' binary, agentBinary) first on a transcript's PATH when this test
+// binary is race-built and the transcript runs none of the commands racy
+// names. Those commands' work happens in one goroutine of ours, plus the
+// index's walks and searches, which the index package's own tests run
+// under the race detector; the race detector cannot find a race between
+// processes, which is what the concurrency transcripts (log_concurrent, …)
+// are about. A race-built start costs ~0.1 s of CPU more than a plain one
+// (shadow memory), and the transcripts were most of the package's CPU
+// (issue 51; docs/decisions-ollama.md).
+func plainUnlessRacy(env *testscript.Env) error {
+	if !raceBuilt {
+		return nil // "agent" is this binary, plain already
+	}
+	name := strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")
+	text, err := os.ReadFile(filepath.Join("testdata", "script", name+".txtar"))
+	if err != nil {
+		return err
+	}
+	if racy.Match(text) {
+		return nil
+	}
+	bin, err := builtAgent()
+	if err != nil {
+		return err
+	}
+	env.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+env.Getenv("PATH"))
+	return nil
 }
 
 // quickRaceExit adds atexit_sleep_ms=0 to GORACE options (keeping the
@@ -84,4 +124,21 @@ func quickRaceExit(gorace string) string {
 		return gorace
 	}
 	return strings.TrimSpace(gorace + " atexit_sleep_ms=0")
+}
+
+// The transcripts of commands with goroutines of their own run race-built;
+// the others run the plain build (plainUnlessRacy).
+func TestRacyTranscripts(t *testing.T) {
+	for name, want := range map[string]bool{
+		"chat": true, "repl": true, "mcp": true, "mcp_serve": true, "memory_index_watch": true, "jobs": true, "memory_embed": true,
+		"sync": false, "log": false, "log_concurrent": false, "profile_set": false, "import": false,
+	} {
+		text, err := os.ReadFile(filepath.Join("testdata", "script", name+".txtar"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := racy.Match(text); got != want {
+			t.Errorf("%s: racy %v, want %v", name, got, want)
+		}
+	}
 }

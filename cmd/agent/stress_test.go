@@ -87,6 +87,16 @@ const harnessTags = "sqlite_fts5,netgo,osusergo,sqlite_omit_load_extension"
 // agentBinary builds the binary on first use and returns its path.
 func agentBinary(t *testing.T) string {
 	t.Helper()
+	bin, err := builtAgent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// builtAgent is agentBinary for callers without a *testing.T (a
+// transcript's setup).
+func builtAgent() (string, error) {
 	built.once.Do(func() {
 		goTool, err := exec.LookPath("go") // go test runs with the go command on PATH
 		if err != nil {
@@ -102,10 +112,7 @@ func agentBinary(t *testing.T) string {
 			built.err = fmt.Errorf("go build: %w\n%s", err, out)
 		}
 	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.bin
+	return built.bin, built.err
 }
 
 // removeAgentBinary deletes the shared binary once every test has run.
