@@ -176,7 +176,7 @@ func orQuery(terms []string, op string) string {
 		// A term is letters and digits only, so it cannot hold a quote; the
 		// doubling is what FTS5 strings need should that ever change. A CJK
 		// bigram is the phrase of its two characters (segment.go).
-		if hasSegmented(t) && !wordIndex {
+		if hasSegmented(t) {
 			t = spaced(t)
 		}
 		b.WriteByte('"')

@@ -146,9 +146,6 @@ func tokenForm(s string) string {
 	if !hasSegmented(s) {
 		return s
 	}
-	if formCJ != nil {
-		return formCJ(s)
-	}
 	var b strings.Builder
 	b.Grow(len(s) * 2)
 	inRun := false // the character before i is part of a run
@@ -234,12 +231,6 @@ func splitWord(w string) (terms []string, function []bool) {
 			j += n
 		}
 		parts := [][]rune{run}
-		if c == segCJ && cutCJ != nil {
-			ts, fs := cutCJ(w, string(run))
-			terms, function = append(terms, ts...), append(function, fs...)
-			i = j
-			continue
-		}
 		if c == segCJ {
 			parts = cjParts(run)
 		}
@@ -255,17 +246,6 @@ func splitWord(w string) (terms []string, function []bool) {
 	}
 	return terms, function
 }
-
-// cutCJ, when set, cuts a Chinese or Japanese run of the query word w
-// into its terms (an experiment: segexp_test.go).
-var cutCJ func(w, run string) (terms []string, function []bool)
-
-// formCJ and wordIndex, when set, index Chinese and Japanese by words
-// (an experiment: segexp_test.go).
-var (
-	formCJ    func(s string) string
-	wordIndex bool
-)
 
 // kanaFunction reports whether the bigram at k of a part of a Japanese
 // run is a particle or an ending rather than part of a word: two
