@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # bench-multilingual.sh — issue 34's figures (make bench):
 #   1. top-3 recall of the same questions in English, Chinese and Japanese over
-#      the parallel help corpus in index/testdata/multilingual (TestMultilingualRecall);
+#      the parallel help corpus in index/testdata/multilingual (TestMultilingualRecall),
+#      and with OBSIDIAN_HELP over the Obsidian help vault (TestObsidianHelpRecall: two
+#      question sets, obsidian-help-questions.tsv and the everyday obsidian-help-asked.tsv
+#      of issue 46, a line each; docs/decisions-cjk.md);
 #   2. a full index build of 10,000 notes in mixed languages (English, Chinese,
 #      Japanese, Korean, Thai; sentences of that corpus shuffled), time and
 #      index.db size. With BASE_BIN=<an agent built before the CJK bigrams> the
