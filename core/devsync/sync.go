@@ -397,6 +397,10 @@ func Clone(ctx context.Context, url string, o Options) error {
 		return fmt.Errorf("init --from %s: %w", red, err)
 	}
 	g.dir = tmp
+	// Before the checkout: the fetched .gitattributes selects nothing.
+	if err := writeExclude(tmp); err != nil {
+		return err
+	}
 	// A bare remote made with `git init --bare` may name another branch as
 	// its HEAD than the one pushed to it: the branch is main, or the one
 	// there is.
