@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"agent/core/devsync"
@@ -134,8 +135,13 @@ func openJournalled(ctx context.Context, home string) (*Workspace, error) {
 	}
 	ws := &Workspace{Home: home, State: db}
 	ws.syncJournal(ctx)
+	journalReplays.Add(1)
 	return ws, nil
 }
+
+// journalReplays counts openJournalled's replays, for the tests that hold
+// a command to the replays it needs.
+var journalReplays atomic.Int64
 
 // settleForgets finishes (or undoes) a forget a kill -9 interrupted, then
 // forgets what another device forgot (its journal said so), before

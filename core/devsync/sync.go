@@ -69,7 +69,9 @@ type Options struct {
 	// sync, so a moved binary is followed.
 	Driver string
 	// Replay folds the devices' journals into this device's state.db after
-	// a merge brought something in; nil when there is nothing to replay.
+	// a merge brought something in, when AfterMerge (which runs after every
+	// change a fetch made and replays them too) is nil; nil when there is
+	// nothing to replay.
 	Replay func(context.Context) error
 	// AfterMerge runs when a round's fetch changed this device's branch
 	// (a merge, or moving onto a rewritten history), with the files that
@@ -185,6 +187,7 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 	}
 	final := ""        // the remote branch as this sync leaves it
 	rewritten := false // a verified rewrite: the old history may be pruned
+	merged := false    // AfterMerge ran
 	for round := 0; ; round++ {
 		before := revision(ctx, g, "HEAD")
 		if _, err := g.run(ctx, "fetch", "-q", "origin"); err != nil {
@@ -255,6 +258,7 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 			if err := afterMerge(ctx, g, o, before, after); err != nil {
 				return rep, err
 			}
+			merged = true
 		}
 		squashed := rewriteWanted(o.Home)
 		if squashed {
@@ -317,7 +321,9 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 			return rep, err
 		}
 	}
-	if len(rep.Files) > 0 && o.Replay != nil {
+	// AfterMerge replayed the journals after every change a fetch made;
+	// Replay is for a caller without it.
+	if len(rep.Files) > 0 && o.Replay != nil && !merged {
 		if err := o.Replay(ctx); err != nil {
 			return rep, fmt.Errorf("sync: replay the journals: %w", err)
 		}
