@@ -111,11 +111,18 @@ func (o OpenOptions) openSettled(ctx context.Context, home string) (*Workspace, 
 		o.warnf("%v; the next command tries again", ws.JournalErr)
 	}
 	o.SayRefused(ws)
-	if n, err := forgotten.Waiting(ctx, ws.State); err == nil && n > 0 {
+	// One query for both: an error fails the open, as a forget that
+	// cannot be looked for must not be read past.
+	ready, n, err := forgotten.Waits(ctx, ws.State)
+	if err != nil {
+		ws.Close()
+		return nil, err
+	}
+	if n > 0 {
 		o.warnf("%d %s another device made %s for this workspace's forget key: run agent sync key there and agent sync key --add here",
 			n, plural(n, "forget", "forgets"), plural(n, "waits", "wait"))
 	}
-	if ws.Changed, err = o.settleForgets(ctx, ws); err != nil {
+	if ws.Changed, err = o.settleForgets(ctx, ws, ready > 0); err != nil {
 		ws.Close()
 		return nil, err
 	}
@@ -145,13 +152,11 @@ var journalReplays atomic.Int64
 
 // settleForgets finishes (or undoes) a forget a kill -9 interrupted, then
 // forgets what another device forgot (its journal said so), before
-// anything reads what they change. Without either it is a stat and one
-// query; acted says one ran.
-func (o OpenOptions) settleForgets(ctx context.Context, ws *Workspace) (acted bool, err error) {
-	interrupted := forget.Interrupted(ws.Home)
-	pending, err := forgotten.HasPending(ctx, ws.State)
-	if err != nil || !interrupted && !pending {
-		return false, err
+// anything reads what they change (pending: one waits and its key is
+// here). Without either it is a stat; acted says one ran.
+func (o OpenOptions) settleForgets(ctx context.Context, ws *Workspace, pending bool) (acted bool, err error) {
+	if !forget.Interrupted(ws.Home) && !pending {
+		return false, nil
 	}
 	li := &lazyIndex{home: ws.Home, warn: o.Warn}
 	defer li.close()
