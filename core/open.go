@@ -120,7 +120,7 @@ func (o OpenOptions) openSettled(ctx context.Context, home string) (*Workspace, 
 	}
 	if n > 0 {
 		o.warnf("%d %s another device made %s for this workspace's forget key: run agent sync key there and agent sync key --add here",
-			n, plural(n, "forget", "forgets"), plural(n, "waits", "wait"))
+			n, printable.Plural(n, "forget", "forgets"), printable.Plural(n, "waits", "wait"))
 	}
 	if ws.Changed, err = o.settleForgets(ctx, ws, ready > 0); err != nil {
 		ws.Close()
@@ -190,8 +190,8 @@ func (o OpenOptions) forgetPending(ctx context.Context, home string, db *sql.DB)
 	defer li.close()
 	res, err := forget.ApplyPending(ctx, home, db, li, o.now())
 	for _, r := range res {
-		o.infof("forgot what another device forgot: %d %s rewritten, %d stored %s changed", r.Files, plural(r.Files, "file", "files"),
-			r.Rows, plural(r.Rows, "value", "values"))
+		o.infof("forgot what another device forgot: %d %s rewritten, %d stored %s changed", r.Files, printable.Plural(r.Files, "file", "files"),
+			r.Rows, printable.Plural(r.Rows, "value", "values"))
 	}
 	return err
 }
@@ -315,12 +315,4 @@ func (l *lazyIndex) close() {
 	if l.ix != nil {
 		l.ix.Close()
 	}
-}
-
-// plural picks the word for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -783,26 +782,19 @@ func (r Report) Summary() string {
 	if len(r.Files) > 0 {
 		var what []string
 		if r.Entries > 0 {
-			what = append(what, plural(r.Entries, "log entry", "log entries"))
+			what = append(what, printable.Count(r.Entries, "log entry", "log entries"))
 		}
 		if r.Records > 0 {
-			what = append(what, plural(r.Records, "record change", "record changes"))
+			what = append(what, printable.Count(r.Records, "record change", "record changes"))
 		}
 		if len(what) == 0 { // lines edited or forgotten, none added
 			what = append(what, "changes")
 		}
-		in = fmt.Sprintf("%s came in (%s)", strings.Join(what, " and "), plural(len(r.Files), "file", "files"))
+		in = fmt.Sprintf("%s came in (%s)", strings.Join(what, " and "), printable.Count(len(r.Files), "file", "files"))
 	}
 	out := "nothing to push"
 	if r.Pushed {
 		out = "pushed"
 	}
 	return fmt.Sprintf("synced with %s: %s; %s", r.Remote, in, out)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
