@@ -2,8 +2,6 @@ package journal_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,22 +22,13 @@ func TestAnErrorNotTheLinesDefersItAndRefusesNothing(t *testing.T) {
 		line(t, now, 1, journal.KindProfile, "user.pref.a\nb", "set", "x"), // invalid: refused
 		line(t, now, 2, journal.KindProfile, "user.pref.food", "set", "rice"),
 	}
-	dir := filepath.Join(b.home, journal.Dir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "0badc0de0badc0de.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	trigger := `CREATE TRIGGER fail_drink BEFORE INSERT ON profile_records WHEN NEW.key = 'user.pref.drink'
 		BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`
 	if _, err := b.ws.State.Exec(trigger); err != nil {
 		t.Fatal(err)
 	}
-	res, err := journal.Replay(ctx, b.ws.State, b.home, nil)
-	if err != nil {
-		t.Fatalf("replay: %v (an error on one line must not stop the rest)", err)
-	}
+	// An error on one line does not stop the rest (replayFrom fails on one).
+	res := replayFrom(t, b, []byte(strings.Join(lines, "\n")+"\n"))
 	if res.Applied != 1 || res.Bad != 1 || len(res.Refused) != 2 || res.Refused[0].Line != 1 ||
 		!strings.Contains(res.Refused[0].String(), "tried again") || res.Refused[1].Line != 2 {
 		t.Errorf("first replay: %+v; want line 1 deferred, line 2 refused, line 3 applied", res)
@@ -52,7 +41,7 @@ func TestAnErrorNotTheLinesDefersItAndRefusesNothing(t *testing.T) {
 		t.Errorf("user.pref.food = %q", got)
 	}
 	// Unchanged file, error still there: deferred again, nothing refused.
-	res, err = journal.Replay(ctx, b.ws.State, b.home, nil)
+	res, err := journal.Replay(ctx, b.ws.State, b.home, nil)
 	if err != nil || res.Files != 1 || res.Bad != 0 || res.Applied != 0 || len(res.Refused) != 1 {
 		t.Errorf("second replay: %+v, %v; want the line deferred again", res, err)
 	}
