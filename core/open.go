@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"agent/core/devsync"
@@ -110,11 +111,18 @@ func (o OpenOptions) openSettled(ctx context.Context, home string) (*Workspace, 
 		o.warnf("%v; the next command tries again", ws.JournalErr)
 	}
 	o.SayRefused(ws)
-	if n, err := forgotten.Waiting(ctx, ws.State); err == nil && n > 0 {
-		o.warnf("%d %s another device made %s for this workspace's forget key: run agent sync key there and agent sync key --add here",
-			n, plural(n, "forget", "forgets"), plural(n, "waits", "wait"))
+	// One query for both: an error fails the open, as a forget that
+	// cannot be looked for must not be read past.
+	ready, n, err := forgotten.Waits(ctx, ws.State)
+	if err != nil {
+		ws.Close()
+		return nil, err
 	}
-	if ws.Changed, err = o.settleForgets(ctx, ws); err != nil {
+	if n > 0 {
+		o.warnf("%d %s another device made %s for this workspace's forget key: run agent sync key there and agent sync key --add here",
+			n, printable.Plural(n, "forget", "forgets"), printable.Plural(n, "waits", "wait"))
+	}
+	if ws.Changed, err = o.settleForgets(ctx, ws, ready > 0); err != nil {
 		ws.Close()
 		return nil, err
 	}
@@ -134,18 +142,21 @@ func openJournalled(ctx context.Context, home string) (*Workspace, error) {
 	}
 	ws := &Workspace{Home: home, State: db}
 	ws.syncJournal(ctx)
+	journalReplays.Add(1)
 	return ws, nil
 }
 
+// journalReplays counts openJournalled's replays, for the tests that hold
+// a command to the replays it needs.
+var journalReplays atomic.Int64
+
 // settleForgets finishes (or undoes) a forget a kill -9 interrupted, then
 // forgets what another device forgot (its journal said so), before
-// anything reads what they change. Without either it is a stat and one
-// query; acted says one ran.
-func (o OpenOptions) settleForgets(ctx context.Context, ws *Workspace) (acted bool, err error) {
-	interrupted := forget.Interrupted(ws.Home)
-	pending, err := forgotten.HasPending(ctx, ws.State)
-	if err != nil || !interrupted && !pending {
-		return false, err
+// anything reads what they change (pending: one waits and its key is
+// here). Without either it is a stat; acted says one ran.
+func (o OpenOptions) settleForgets(ctx context.Context, ws *Workspace, pending bool) (acted bool, err error) {
+	if !forget.Interrupted(ws.Home) && !pending {
+		return false, nil
 	}
 	li := &lazyIndex{home: ws.Home, warn: o.Warn}
 	defer li.close()
@@ -179,8 +190,8 @@ func (o OpenOptions) forgetPending(ctx context.Context, home string, db *sql.DB)
 	defer li.close()
 	res, err := forget.ApplyPending(ctx, home, db, li, o.now())
 	for _, r := range res {
-		o.infof("forgot what another device forgot: %d %s rewritten, %d stored %s changed", r.Files, plural(r.Files, "file", "files"),
-			r.Rows, plural(r.Rows, "value", "values"))
+		o.infof("forgot what another device forgot: %d %s rewritten, %d stored %s changed", r.Files, printable.Plural(r.Files, "file", "files"),
+			r.Rows, printable.Plural(r.Rows, "value", "values"))
 	}
 	return err
 }
@@ -304,12 +315,4 @@ func (l *lazyIndex) close() {
 	if l.ix != nil {
 		l.ix.Close()
 	}
-}
-
-// plural picks the word for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

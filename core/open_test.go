@@ -83,3 +83,26 @@ func newHome(t *testing.T) string {
 	ws.Close()
 	return home
 }
+
+// An open that cannot ask whether a forget waits fails, saying why,
+// rather than going on past a forget it could not look for.
+func TestOpenSaysWhyItCannotLookForForgets(t *testing.T) {
+	ctx := context.Background()
+	home := newHome(t)
+	db, err := OpenState(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`ALTER TABLE forget_keys RENAME TO forget_keys_gone`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ws, err := Open(ctx, home)
+	if err == nil {
+		ws.Close()
+		t.Fatal("open went on without knowing whether a forget waits")
+	}
+	if !strings.Contains(err.Error(), "forget") || !strings.Contains(err.Error(), "forget_keys") {
+		t.Errorf("open's error %q does not say what failed", err)
+	}
+}

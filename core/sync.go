@@ -9,6 +9,7 @@ import (
 
 	"agent/core/devsync"
 	"agent/core/forget"
+	"agent/core/journal"
 	"agent/soul"
 )
 
@@ -27,7 +28,11 @@ func Sync(ctx context.Context, so devsync.Options, o OpenOptions) (devsync.Repor
 	o.foldCopies(ctx, home) // a folder also shared by a file-sync tool
 	// This device's record changes are in its journal before the commit
 	// (each command appends them at close; a crash's are appended here).
-	if err := o.replayJournals(ctx, home); err != nil {
+	// Appended, not replayed: the other devices' lines are replayed once,
+	// after the merge that brings them (AfterMerge), and the ones a
+	// file-sync tool brought were replayed by the command that saw them
+	// (or by foldCopies just now).
+	if err := flushJournal(ctx, home); err != nil {
 		o.warnf("journal: %v; the next sync carries what was not written", err)
 	}
 	o.syncHooks(&so)
@@ -45,6 +50,16 @@ func Sync(ctx context.Context, so devsync.Options, o OpenOptions) (devsync.Repor
 func Clone(ctx context.Context, url string, so devsync.Options, o OpenOptions) error {
 	o.syncHooks(&so)
 	return devsync.Clone(ctx, url, so)
+}
+
+// flushJournal appends this device's record changes not yet in its
+// journal, reading no other device's.
+func flushJournal(ctx context.Context, home string) error {
+	db, err := OpenState(ctx, home)
+	if err != nil {
+		return err
+	}
+	return errors.Join(journal.Flush(ctx, db, home, time.Now), db.Close())
 }
 
 // syncHooks sets the steps of a sync that are the workspace's rules.

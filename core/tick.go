@@ -7,6 +7,7 @@ import (
 
 	"agent/core/jobs"
 	"agent/core/reminders"
+	"agent/memory/printable"
 )
 
 // TickMissing says why the workspace's reminders and jobs would not fire on
@@ -54,5 +55,5 @@ func MarkTickTold(ctx context.Context, ws *Workspace, now func() time.Time) erro
 
 // counted says n things: "1 pending reminder", "2 pending reminders".
 func counted(n int, what string) string {
-	return fmt.Sprintf("%d %s", n, plural(n, what, what+"s"))
+	return printable.Count(n, what, what+"s")
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"agent/core/window"
+	"agent/internal/testhome"
 
 	"context"
 	"os"
@@ -21,7 +22,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("MCPTEST_MAIN") == "1" {
 		mcptest.Main()
 	}
-	os.Exit(m.Run())
+	os.Exit(testhome.Run(m)) // HOME and XDG_CACHE_HOME of its own
 }
 
 // approveMCP approves every server of home's mcp.json, as `agent mcp add`

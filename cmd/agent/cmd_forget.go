@@ -183,10 +183,10 @@ func (a *app) runForget(ctx context.Context, plan *forget.Plan, home string, db 
 	if err := forgetReachesSync(home, res); err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("done: %d %s rewritten, %d stored %s changed", res.Files, plural(res.Files, "file", "files"),
-		res.Rows, plural(res.Rows, "value", "values"))
+	msg := fmt.Sprintf("done: %d %s rewritten, %d stored %s changed", res.Files, printable.Plural(res.Files, "file", "files"),
+		res.Rows, printable.Plural(res.Rows, "value", "values"))
 	if res.Sessions > 0 {
-		msg += fmt.Sprintf(", %d %s deleted", res.Sessions, plural(res.Sessions, "session", "sessions"))
+		msg += fmt.Sprintf(", %d %s deleted", res.Sessions, printable.Plural(res.Sessions, "session", "sessions"))
 	}
 	if res.Index {
 		msg += ", index rebuilt"

@@ -308,7 +308,7 @@ func (a *app) approveImported(ctx context.Context, servers []mcp.Server, yes boo
 		a.infof("  %s: %s", s.Name, s.Display())
 	}
 	if !yes && a.io.InTTY && a.io.ErrTTY {
-		yes = a.confirm("approve " + plural(len(servers), "this server", fmt.Sprintf("these %d servers", len(servers))) + " to run?")
+		yes = a.confirm("approve " + printable.Plural(len(servers), "this server", fmt.Sprintf("these %d servers", len(servers))) + " to run?")
 	}
 	if !yes {
 		names := make([]string, 0, len(servers))
@@ -323,13 +323,6 @@ func (a *app) approveImported(ctx context.Context, servers []mcp.Server, yes boo
 	}
 	a.infof("approved %d to run", len(servers))
 	return nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func (a *app) mcpPolicyAction(decision string) cli.ActionFunc {

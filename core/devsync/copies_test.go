@@ -199,3 +199,12 @@ func TestUsersFilesAreNotCopies(t *testing.T) {
 		t.Errorf("an iCloud copy newer than MEMORY.md: %+v, %v", folded, err)
 	}
 }
+
+// The tests never write the user's cache: the stamps a test's FoldCopies
+// remembers go under the test binary's own home (testhome, TestMain).
+func TestTheStampsOfATestStayInItsOwnHome(t *testing.T) {
+	p := seenFile(t.TempDir())
+	if p == "" || !strings.Contains(p, string(filepath.Separator)+"agent-test-home-") {
+		t.Errorf("a test remembers its stamps in %q, not under a home of its own", p)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -104,9 +103,18 @@ func verifyForget(ctx context.Context, g *git, prev, cur, marker string) (ok boo
 // holds only with parts replaced by marker, or -1 and the (1-based) line
 // of old that new lacks otherwise. Each line of new stands for one line of
 // old at most, so one marker cannot explain many removed lines.
+//
+// A line of old is matched to the first unused marked line of new that
+// explains it. A forget keeps the lines' order, so that is the first unused
+// one, and the search starts there: linear in the lines. The lines are the
+// remote's, and a hostile order (each removed line explained only by a
+// marked line far down) would cost removed × marked matches: past
+// forgetWork steps per line of both versions the rewrite is taken as
+// changing the line being matched (the sync refuses it) rather than paid.
 func forgetsIn(old, new, marker string) (n, line int) {
 	have := map[string]int{}
-	for _, l := range strings.Split(new, "\n") {
+	newLines := strings.Split(new, "\n")
+	for _, l := range newLines {
 		have[l]++
 	}
 	type missing struct {
@@ -114,7 +122,8 @@ func forgetsIn(old, new, marker string) (n, line int) {
 		text string
 	}
 	var lack []missing
-	for i, l := range strings.Split(old, "\n") {
+	oldLines := strings.Split(old, "\n")
+	for i, l := range oldLines {
 		if have[l] > 0 {
 			have[l]--
 			continue
@@ -126,22 +135,23 @@ func forgetsIn(old, new, marker string) (n, line int) {
 	}
 	// The lines of new that no line of old is: those with the marker may
 	// each stand for one forgotten line.
-	var marked []*regexp.Regexp
-	for _, l := range strings.Split(new, "\n") {
+	var marked []pattern
+	for _, l := range newLines {
 		if have[l] == 0 || !strings.Contains(l, marker) {
 			continue
 		}
 		have[l]--
-		parts := strings.Split(l, marker)
-		for j := range parts {
-			parts[j] = regexp.QuoteMeta(parts[j])
-		}
-		marked = append(marked, regexp.MustCompile(`^`+strings.Join(parts, `(.+?)`)+`$`))
+		marked = append(marked, strings.Split(l, marker))
 	}
+	budget := forgetWork * (len(oldLines) + len(newLines))
+	first := 0 // marked[:first] are all used
 	for _, m := range lack {
 		found := -1
-		for j, re := range marked {
-			if re != nil && re.MatchString(m.text) {
+		for j := first; j < len(marked); j++ {
+			if budget--; budget < 0 {
+				return -1, m.line
+			}
+			if marked[j] != nil && marked[j].match(m.text) {
 				found = j
 				break
 			}
@@ -150,9 +160,45 @@ func forgetsIn(old, new, marker string) (n, line int) {
 			return -1, m.line
 		}
 		marked[found] = nil
+		for first < len(marked) && marked[first] == nil {
+			first++
+		}
 		n++
 	}
 	return n, 0
+}
+
+// forgetWork bounds forgetsIn's steps per line of the two versions.
+const forgetWork = 64
+
+// pattern is a marked line: the text around each marker, where the
+// forgotten line held some text (at least one character) in each place.
+type pattern []string
+
+// match says whether s is the line p stands for, as
+// ^p[0](.+?)p[1]…(.+?)p[last]$ would (each part placed leftmost, which
+// finds a match whenever one exists), without compiling one.
+func (p pattern) match(s string) bool {
+	last := len(p) - 1
+	need := last // a character at least in each place
+	for _, q := range p {
+		need += len(q)
+	}
+	if len(s) < need || !strings.HasPrefix(s, p[0]) || !strings.HasSuffix(s, p[last]) {
+		return false
+	}
+	i, end := len(p[0]), len(s)-len(p[last])
+	for _, mid := range p[1:last] {
+		if i+1 > end {
+			return false
+		}
+		k := strings.Index(s[i+1:end], mid)
+		if k < 0 {
+			return false
+		}
+		i += 1 + k + len(mid)
+	}
+	return end-i >= 1
 }
 
 // canonicalLines re-encodes each line that is JSON (keys sorted, one

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -69,7 +68,9 @@ type Options struct {
 	// sync, so a moved binary is followed.
 	Driver string
 	// Replay folds the devices' journals into this device's state.db after
-	// a merge brought something in; nil when there is nothing to replay.
+	// a merge brought something in, when AfterMerge (which runs after every
+	// change a fetch made and replays them too) is nil; nil when there is
+	// nothing to replay.
 	Replay func(context.Context) error
 	// AfterMerge runs when a round's fetch changed this device's branch
 	// (a merge, or moving onto a rewritten history), with the files that
@@ -185,6 +186,7 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 	}
 	final := ""        // the remote branch as this sync leaves it
 	rewritten := false // a verified rewrite: the old history may be pruned
+	merged := false    // AfterMerge ran
 	for round := 0; ; round++ {
 		before := revision(ctx, g, "HEAD")
 		if _, err := g.run(ctx, "fetch", "-q", "origin"); err != nil {
@@ -255,6 +257,7 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 			if err := afterMerge(ctx, g, o, before, after); err != nil {
 				return rep, err
 			}
+			merged = true
 		}
 		squashed := rewriteWanted(o.Home)
 		if squashed {
@@ -317,7 +320,9 @@ func Sync(ctx context.Context, o Options) (Report, error) {
 			return rep, err
 		}
 	}
-	if len(rep.Files) > 0 && o.Replay != nil {
+	// AfterMerge replayed the journals after every change a fetch made;
+	// Replay is for a caller without it.
+	if len(rep.Files) > 0 && o.Replay != nil && !merged {
 		if err := o.Replay(ctx); err != nil {
 			return rep, fmt.Errorf("sync: replay the journals: %w", err)
 		}
@@ -397,6 +402,10 @@ func Clone(ctx context.Context, url string, o Options) error {
 		return fmt.Errorf("init --from %s: %w", red, err)
 	}
 	g.dir = tmp
+	// Before the checkout: the fetched .gitattributes selects nothing.
+	if err := writeExclude(tmp); err != nil {
+		return err
+	}
 	// A bare remote made with `git init --bare` may name another branch as
 	// its HEAD than the one pushed to it: the branch is main, or the one
 	// there is.
@@ -773,26 +782,19 @@ func (r Report) Summary() string {
 	if len(r.Files) > 0 {
 		var what []string
 		if r.Entries > 0 {
-			what = append(what, plural(r.Entries, "log entry", "log entries"))
+			what = append(what, printable.Count(r.Entries, "log entry", "log entries"))
 		}
 		if r.Records > 0 {
-			what = append(what, plural(r.Records, "record change", "record changes"))
+			what = append(what, printable.Count(r.Records, "record change", "record changes"))
 		}
 		if len(what) == 0 { // lines edited or forgotten, none added
 			what = append(what, "changes")
 		}
-		in = fmt.Sprintf("%s came in (%s)", strings.Join(what, " and "), plural(len(r.Files), "file", "files"))
+		in = fmt.Sprintf("%s came in (%s)", strings.Join(what, " and "), printable.Count(len(r.Files), "file", "files"))
 	}
 	out := "nothing to push"
 	if r.Pushed {
 		out = "pushed"
 	}
 	return fmt.Sprintf("synced with %s: %s; %s", r.Remote, in, out)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

@@ -1,6 +1,7 @@
 package devsync
 
 import (
+	"agent/internal/testhome"
 	"context"
 	"errors"
 	"os"
@@ -38,7 +39,7 @@ func TestMain(m *testing.M) {
 			os.Exit(0)
 		}
 	}
-	os.Exit(m.Run())
+	os.Exit(testhome.Run(m)) // HOME and XDG_CACHE_HOME of its own
 }
 
 func testOptions(home, remote string) Options {

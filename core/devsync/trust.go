@@ -49,13 +49,32 @@ func LocalOnly(rel string) bool {
 	return false
 }
 
-// writeExclude writes Ignored into the repository's own .git/info/exclude,
-// which no fetch can change: with the .gitignore gone (a remote commit can
-// delete it), git still leaves the machine-local files alone. Written only
-// when it differs, so an unchanged sync reads one small file.
+// writeExclude writes Ignored into the repository's own .git/info/exclude:
+// with the .gitignore gone (a remote commit can delete it), git still
+// leaves the machine-local files alone. It writes infoAttributes too.
 func writeExclude(home string) error {
-	p := filepath.Join(home, ".git", "info", "exclude")
-	want := ignoreHeader + "\n" + strings.Join(Ignored, "\n") + "\n"
+	if err := writeInfo(home, "exclude", ignoreHeader+"\n"+strings.Join(Ignored, "\n")+"\n"); err != nil {
+		return err
+	}
+	return writeInfo(home, "attributes", infoAttributes)
+}
+
+// infoAttributes is .git/info/attributes, which git reads before every
+// .gitattributes of the tree (highest precedence) and no fetch can change:
+// whatever the remote's .gitattributes says (a [attr] macro included), no
+// filter, merge or diff driver is selected but agent's, and no eol, text,
+// ident or encoding rewrite touches the bytes. "!attr" makes an attribute
+// unspecified again, so git behaves as with no .gitattributes at all (the
+// text merge, content-detected binaries), not as "-attr" would (binary).
+var infoAttributes = "# agent: a fetched .gitattributes selects no filter, driver or rewrite\n" +
+	"* !filter !merge !diff !text !eol !crlf !ident !working-tree-encoding\n" +
+	strings.Join(Attributes, "\n") + "\n"
+
+// writeInfo writes a file of the repository's own .git/info, which no
+// fetch can change, only when it differs: an unchanged sync reads one
+// small file.
+func writeInfo(home, name, want string) error {
+	p := filepath.Join(home, ".git", "info", name)
 	if b, err := os.ReadFile(p); err == nil && string(b) == want {
 		return nil
 	}

@@ -193,9 +193,15 @@ func TestAForgetTravelsByItsHash(t *testing.T) {
 	if has, err := forgotten.HasPending(ctx, bDB); err != nil || has {
 		t.Errorf("B without the key has a forget to apply: %v, %v", has, err)
 	}
+	if ready, waiting, err := forgotten.Waits(ctx, bDB); err != nil || ready != 0 || waiting != 1 {
+		t.Errorf("B without the key: Waits = %d ready, %d waiting, %v; want 0, 1", ready, waiting, err)
+	}
 	copyKey(t, aDB, bDB)
 	if n, err := forgotten.Waiting(ctx, bDB); err != nil || n != 0 {
 		t.Errorf("B with the key: %d forgets waiting, %v", n, err)
+	}
+	if ready, waiting, err := forgotten.Waits(ctx, bDB); err != nil || ready != 1 || waiting != 0 {
+		t.Errorf("B with the key: Waits = %d ready, %d waiting, %v; want 1, 0", ready, waiting, err)
 	}
 	res, err := forget.ApplyPending(ctx, bHome, bDB, nil, time.Now())
 	if err != nil {

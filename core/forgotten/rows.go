@@ -89,6 +89,18 @@ func HasPending(ctx context.Context, db *sql.DB) (bool, error) {
 	return n > 0, err
 }
 
+// Waits counts, in one query, the forgets another device made that wait
+// here: ready, whose key is here (HasPending), and waiting, for a key the
+// user has not copied here yet (Waiting). Every open asks.
+func Waits(ctx context.Context, db *sql.DB) (ready, waiting int, err error) {
+	err = db.QueryRowContext(ctx, `SELECT coalesce(sum(key_id IN (SELECT id FROM forget_keys)), 0),
+		coalesce(sum(key_id NOT IN (SELECT id FROM forget_keys)), 0) FROM forgotten WHERE pending = 1`).Scan(&ready, &waiting)
+	if err != nil {
+		return 0, 0, fmt.Errorf("forget: %w", err)
+	}
+	return ready, waiting, nil
+}
+
 // Waiting counts the forgets another device made that wait for its key:
 // until the user copies it here (agent sync key), they cannot be found.
 func Waiting(ctx context.Context, db *sql.DB) (int, error) {

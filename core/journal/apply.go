@@ -5,12 +5,13 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-
+	"fmt"
 	"time"
 
 	"agent/core/forgotten"
 	"agent/core/jobs"
 	"agent/core/reminders"
+	"agent/memory/errkind"
 	"agent/profile"
 )
 
@@ -65,25 +66,29 @@ func (a *applier) close() {
 
 // apply applies one entry once: last writer wins by stamp, and an entry
 // that loses is kept in its record's history. An entry its record's owner
-// refuses (checked as a change made here is) is not applied, alone: a
-// savepoint takes back what it half did, and refused says why.
-func (a *applier) apply(ctx context.Context, e Entry, res *Result) (refused, err error) {
+// refuses (checked as a change made here is: ErrInvalid or ErrNotFound of
+// its owner, or a value that does not decode) is not applied, alone: a
+// savepoint takes back what it half did, and refused says why. Any other
+// error the owner meets (a busy or full disk, a constraint no check knew)
+// says nothing about the line: it is taken back too, left unmarked, and
+// deferred says why, so the replay tries it again at the next open.
+func (a *applier) apply(ctx context.Context, e Entry, res *Result) (refused, deferred, err error) {
 	h := e.HLC.String()
 	var one int
 	switch err := a.QueryRowContext(ctx, qIsApplied, h).Scan(&one); {
 	case err == nil:
 		res.Seen++
-		return nil, nil
+		return nil, nil, nil
 	case !errors.Is(err, sql.ErrNoRows):
-		return nil, err
+		return nil, nil, err
 	}
 	var cur string
 	if err := a.QueryRowContext(ctx, qClock, e.Kind, e.Key).Scan(&cur); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, err
+		return nil, nil, err
 	}
 	wins := e.HLC.wins(cur, a.now)
 	if _, err := a.ExecContext(ctx, "SAVEPOINT entry"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch e.Kind {
 	case KindProfile:
@@ -95,26 +100,53 @@ func (a *applier) apply(ctx context.Context, e Entry, res *Result) (refused, err
 	case KindForget:
 		err = a.forget(ctx, e)
 	}
-	if refused = err; refused != nil {
+	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
 		if _, err := a.ExecContext(ctx, "ROLLBACK TO entry"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		if !lineAtFault(err) {
+			if _, err := a.ExecContext(ctx, "RELEASE entry"); err != nil {
+				return nil, nil, err
+			}
+			return nil, err, nil
+		}
+		refused = err
 	} else if wins {
 		if _, err := a.ExecContext(ctx, qSetClock, e.Kind, e.Key, h); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		res.Applied++
 	} else {
 		res.Lost++
 	}
 	if _, err := a.ExecContext(ctx, "RELEASE entry"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	_, err = a.ExecContext(ctx, qMarkApplied, h)
-	return refused, err
+	return refused, nil, err
+}
+
+// errUndecodable marks a value that is not what its kind holds.
+var errUndecodable = errors.New("a value that does not decode")
+
+// lineAtFault says whether an owner's error is about the line itself: one
+// of the kinds a check returns (every owner's ErrInvalid and ErrNotFound is
+// one of errkind's; forgotten's is its own) or a value that does not
+// decode. Only such a line is refused for good.
+func lineAtFault(err error) bool {
+	return errors.Is(err, errkind.ErrInvalid) || errors.Is(err, errkind.ErrNotFound) ||
+		errors.Is(err, forgotten.ErrInvalid) || errors.Is(err, errUndecodable)
+}
+
+// decode reads an entry's value into v; an error says errUndecodable.
+func decode(b json.RawMessage, v any) error {
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%w: %w", errUndecodable, err)
+	}
+	return nil
 }
 
 func from(e Entry) string { return "sync from " + e.Host }
@@ -129,7 +161,7 @@ func (a *applier) profile(ctx context.Context, e Entry, wins bool) error {
 	var v *string
 	if !tombstone(e.Value) {
 		var s string
-		if err := json.Unmarshal(e.Value, &s); err != nil {
+		if err := decode(e.Value, &s); err != nil {
 			return err
 		}
 		v = &s
@@ -146,7 +178,7 @@ func (a *applier) reminder(ctx context.Context, e Entry, wins bool) error {
 	in := reminders.Incoming{UID: e.Key, Op: e.Op, Wins: wins, From: from(e), Lost: lostFrom(e)}
 	if !tombstone(e.Value) {
 		in.Value = new(reminders.Value)
-		if err := json.Unmarshal(e.Value, in.Value); err != nil {
+		if err := decode(e.Value, in.Value); err != nil {
 			return err
 		}
 	}
@@ -157,7 +189,7 @@ func (a *applier) job(ctx context.Context, e Entry, wins bool) error {
 	in := jobs.Incoming{Name: e.Key, Op: e.Op, Wins: wins, From: from(e), Lost: lostFrom(e)}
 	if !tombstone(e.Value) {
 		in.Value = new(jobs.Value)
-		if err := json.Unmarshal(e.Value, in.Value); err != nil {
+		if err := decode(e.Value, in.Value); err != nil {
 			return err
 		}
 	}
@@ -168,7 +200,7 @@ func (a *applier) job(ctx context.Context, e Entry, wins bool) error {
 // forgotten table's owner, which checks it (core/forgotten).
 func (a *applier) forget(ctx context.Context, e Entry) error {
 	var v forgotten.Value
-	if err := json.Unmarshal(e.Value, &v); err != nil {
+	if err := decode(e.Value, &v); err != nil {
 		return err
 	}
 	return forgotten.ApplyTx(ctx, a, e.Key, v, a.now)

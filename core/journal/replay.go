@@ -28,19 +28,27 @@ type Result struct {
 	Lost    int // entries older than the record's value: kept in history
 	Seen    int // entries applied before (a file read again)
 	Bad     int // complete lines refused: not entries, or changes checked and refused
+	// Deferred counts the lines not applied for an error that is not the
+	// line's (apply): neither applied nor refused, read again next time.
+	Deferred int
 	// Refused names each refused line once, where it is and why (a line
-	// read again, from a journal replaced, is not named again).
+	// read again, from a journal replaced, is not named again), and each
+	// deferred line every time it is deferred (Later).
 	Refused []Refusal
 }
 
 // Refusal is a journal line not applied, and why.
 type Refusal struct {
-	File string // the journal's name in Dir
-	Line int    // from 1
-	Why  string
+	File  string // the journal's name in Dir
+	Line  int    // from 1
+	Why   string
+	Later bool // not refused: deferred, tried again at the next replay
 }
 
 func (r Refusal) String() string {
+	if r.Later {
+		return fmt.Sprintf("%s/%s:%d: a change from another device not applied yet (tried again next time): %s", Dir, r.File, r.Line, r.Why)
+	}
 	return fmt.Sprintf("%s/%s:%d: a change from another device refused: %s", Dir, r.File, r.Line, r.Why)
 }
 
@@ -191,8 +199,14 @@ func replayFile(ctx context.Context, db *sql.DB, home, name, own string, st read
 			}
 			return nil
 		}
+		// read is where the next replay starts: the end, or the first
+		// line deferred (the lines after it are marked applied and cost
+		// a lookup each when read again).
+		read, pos := end, start
 		for line := range bytes.Lines(data[start:end]) {
 			n++
+			at := pos
+			pos += int64(len(line))
 			e, err := parseEntry(line, a.now)
 			if err != nil {
 				if err := refuse(line, err); err != nil {
@@ -204,9 +218,15 @@ func replayFile(ctx context.Context, db *sql.DB, home, name, own string, st read
 				continue
 			}
 			d.see(e.HLC)
-			refused, err := a.apply(ctx, e, res)
+			refused, deferred, err := a.apply(ctx, e, res)
 			if err != nil {
 				return fmt.Errorf("journal: %s: %s %s: %w", name, e.Kind, printable.Escape(e.Key), err)
+			}
+			if deferred != nil {
+				res.Deferred++
+				read = min(read, at)
+				why := fmt.Errorf("%s %q: %w", e.Kind, e.Key, deferred)
+				res.Refused = append(res.Refused, Refusal{File: name, Line: n, Why: oneLine.Replace(printable.Escape(why.Error())), Later: true})
 			}
 			if refused != nil {
 				if err := refuse(line, fmt.Errorf("%s %q: %w", e.Kind, e.Key, refused)); err != nil {
@@ -220,7 +240,11 @@ func replayFile(ctx context.Context, db *sql.DB, home, name, own string, st read
 		if err := d.save(ctx, tx); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, qSetRead, name, info.Size(), info.ModTime().UnixNano(), end, hashOf(data[:end]))
+		size := info.Size()
+		if read < end {
+			size = -1 // read again at the next look, though unchanged
+		}
+		_, err = tx.ExecContext(ctx, qSetRead, name, size, info.ModTime().UnixNano(), read, hashOf(data[:read]))
 		return err
 	})
 }
