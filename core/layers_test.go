@@ -10,7 +10,7 @@ import (
 // layers is the package comment's layering of core's packages (the
 // workspace.go doc); a package not listed fails the test until it is.
 var layers = map[string]int{
-	"llm": 0, "statedb": 0, "ollamatest": 0, "mcp/mcptest": 0, "when": 0, "disk": 0,
+	"llm": 0, "statedb": 0, "testhome": 0, "ollamatest": 0, "mcp/mcptest": 0, "when": 0, "disk": 0,
 	"window": 1, "ollama": 1, "callview": 1, "mcp": 1, "embed": 1, "memrev": 1, "skills": 1, "importer": 1,
 	"jobs": 1, "reminders": 1, "forgotten": 1, "watch": 1, "ollamatest/cmd/fakeollama": 1, "mcp/mcptest/cmd/mcptestserver": 1,
 	"distill": 2, "journal": 2,

@@ -1,8 +1,8 @@
 package core
 
 import (
+	"agent/core/testhome"
 	"agent/core/window"
-	"agent/internal/testhome"
 
 	"context"
 	"os"

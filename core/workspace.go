@@ -6,9 +6,9 @@
 // of lower layers (its tests too), and nothing imports core but cmd/agent
 // and the one layer above it:
 //
-//	0  llm, statedb, when, disk, ollamatest, mcp/mcptest: plain
+//	0  llm, statedb, when, disk, ollamatest, mcp/mcptest, testhome: plain
 //	   types, state.db's opening, the time shown to a person, the disk's
-//	   refusals in the user's words, test servers
+//	   refusals in the user's words, test servers and homes
 //	1  window (fits a turn into num_ctx), ollama (the model adapter),
 //	   callview, mcp, embed, memrev, skills, importer, jobs, reminders,
 //	   forgotten (the record of forgets, and the forget key),

@@ -1,7 +1,7 @@
 package devsync
 
 import (
-	"agent/internal/testhome"
+	"agent/core/testhome"
 	"context"
 	"errors"
 	"os"
