@@ -153,12 +153,18 @@ func (a *app) runForget(ctx context.Context, plan *forget.Plan, home string, db 
 		}
 		return a.writeJSON(out)
 	}
+	cols := a.io.cols()
 	for _, p := range plan.Places {
 		where, what := describePlace(p)
 		if a.io.OutTTY {
-			fmt.Fprintf(a.io.Out, "%s  %s\n", where, what)
+			for _, l := range wrapWords(where+"  "+what, cols) {
+				fmt.Fprintln(a.io.Out, l)
+			}
+			if line := a.forgetExcerpt(p, cols); line != "" {
+				fmt.Fprintln(a.io.Out, forgetIndent+line)
+			}
 		} else {
-			writeTSV(a.io.Out, p.Kind, where, fmt.Sprint(p.Count), p.Note)
+			writeTSV(a.io.Out, p.Kind, where, fmt.Sprint(p.Count), p.Note, p.Text)
 		}
 	}
 	if plan.Kept > 0 {

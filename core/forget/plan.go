@@ -47,6 +47,11 @@ type Place struct {
 	Row     int64  `json:"row,omitempty"`
 	Count   int    `json:"count"`          // occurrences (chunks, for the index)
 	Note    string `json:"note,omitempty"` // "nothing else left in the file", …
+	// Text is the line holding it (a value's first such line), as it is
+	// now; Match are the occurrences on it. Empty for a whole file, a
+	// session deleted whole and the index.
+	Text  string `json:"text,omitempty"`
+	Match []Span `json:"match,omitempty"`
 }
 
 // Plan is what a forget will do, found without writing anything.
@@ -239,8 +244,9 @@ func (p *Plan) findFiles(home string) error {
 				// structure, read back by its words.
 				out.WriteString(line)
 				p.Kept++
-				p.Places = append(p.Places, Place{Kind: "file", Path: rel, Line: i + 1, Count: n,
-					Note: "a heading the program reads: left as it is"})
+				pl := Place{Kind: "file", Path: rel, Line: i + 1, Count: n, Note: "a heading the program reads: left as it is"}
+				pl.show(line, p.find)
+				p.Places = append(p.Places, pl)
 				continue
 			}
 			out.WriteString(nl)
@@ -249,8 +255,11 @@ func (p *Plan) findFiles(home string) error {
 			}
 			e.changed = append(e.changed, i+1)
 			pl := Place{Kind: "file", Path: rel, Line: i + 1, Count: n}
+			pl.show(line, p.find)
 			if onlyMarkers(strings.TrimLeft(strings.TrimSpace(nl), "-*#> ")) {
-				pl.Note = "nothing else left on the line"
+				// Kept, not removed: the line numbers after it stay, which
+				// digests and stored recall cite (docs/decisions-forget.md).
+				pl.Note = "nothing else left on the line: it stays as " + strings.TrimRight(nl, "\r\n")
 			}
 			p.Places = append(p.Places, pl)
 		}
@@ -322,8 +331,10 @@ func (p *Plan) findNotes(home string) error {
 		for n := 1; sc.Scan(); n++ {
 			if c := len(p.find(sc.Text())); c > 0 {
 				p.Kept++
-				p.Places = append(p.Places, Place{Kind: "notes", Path: nf.Rel, Line: n, Count: c,
-					Note: "your notes folder: never written by agent; edit it yourself"})
+				pl := Place{Kind: "notes", Path: nf.Rel, Line: n, Count: c,
+					Note: "your notes folder: never written by agent; edit it yourself"}
+				pl.show(sc.Text(), p.find)
+				p.Places = append(p.Places, pl)
 			}
 		}
 		f.Close()
@@ -492,8 +503,10 @@ func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string, fi
 		}
 		if fixed || isTime(v) {
 			p.Kept++
-			p.Places = append(p.Places, Place{Kind: "state", Table: table, Column: col, Row: id, Count: n,
-				Note: "an id, name, time or status the program relies on: left as it is"})
+			pl := Place{Kind: "state", Table: table, Column: col, Row: id, Count: n,
+				Note: "an id, name, time or status the program relies on: left as it is"}
+			pl.show(v, p.find)
+			p.Places = append(p.Places, pl)
 			continue
 		}
 		e := rowEdit{table: table, column: col, rowid: id, old: v, value: nv, rehash: table == "revisions" && col == "content", recallAt: -1}
@@ -504,6 +517,7 @@ func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string, fi
 		}
 		p.rows = append(p.rows, e)
 		pl := Place{Kind: "state", Table: table, Column: col, Row: id, Count: n}
+		pl.show(v, p.find)
 		if onlyMarkers(nv) {
 			pl.Note = "nothing else left in it"
 		}
