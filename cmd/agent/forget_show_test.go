@@ -36,6 +36,9 @@ func TestForgetShowsTheLine(t *testing.T) {
 		t.Errorf("the long line does not show the words around the phrase:\n%q", out)
 	}
 	for _, l := range strings.Split(out, "\n") {
+		if i := strings.LastIndex(l, "\x1b[K"); i >= 0 { // after the progress line's redraws
+			l = l[i+len("\x1b[K"):]
+		}
 		if w := displayWidth(strings.TrimRight(l, "\r")); w > 60 {
 			t.Errorf("a line of %d columns on a terminal of 60: %q", w, l)
 		}
