@@ -102,7 +102,7 @@ func TestForgetExcerptCuts(t *testing.T) {
 	if got := a.forgetExcerpt(pl, 20); !strings.HasPrefix(got, "…«PPP") || !strings.HasSuffix(got, "P»…") {
 		t.Errorf("a phrase wider than the terminal: %q", got)
 	}
-	if got := a.forgetExcerpt(forget.Place{Text: "short PHRASE", Match: []forget.Span{{6, 12}}}, 80); got != "short «PHRASE»" {
+	if got := a.forgetExcerpt(forget.Place{Text: "short PHRASE", Match: []forget.Span{{Start: 6, End: 12}}}, 80); got != "short «PHRASE»" {
 		t.Errorf("a short line: %q", got)
 	}
 }
