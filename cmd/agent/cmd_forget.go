@@ -47,29 +47,43 @@ func (a *app) forgetCommand() *cli.Command {
 		ArgsUsage: "TEXT… (or - for standard input)",
 		Flags:     forgetFlags(),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			// The phrase's words are joined as chat joins them; "-" reads it
-			// from standard input, which keeps it out of the shell's history.
-			phrase, err := a.textArg(cmd, "phrase")
-			if err != nil {
-				return err
-			}
-			phrase = strings.TrimRight(phrase, "\r\n") // echo's newline is not part of it
-			ws, ix, err := a.openForForget(ctx)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			defer ix.Close()
-			plan, err := forget.Find(ctx, ws.Home, ws.State, ix, phrase)
-			if err != nil {
-				return err
-			}
-			if plan.Empty() && len(plan.Places) == 0 {
-				return &codedError{code: exitNotFound, err: errors.New("the phrase is in no file, session or index of the workspace")}
-			}
-			return a.runForget(ctx, plan, ws.Home, ws.State, ix, cmd.Bool("yes"), cmd.Bool("dry-run"), "forget it")
+			// A forget is committed in one transaction (docs/decisions-forget.md):
+			// stopped before it, nothing changed; after it, it is finished.
+			return interrupted(a.forgetPhrase(ctx, cmd), "nothing was forgotten; run it again")
 		},
 	}
+}
+
+func (a *app) forgetPhrase(ctx context.Context, cmd *cli.Command) error {
+	// The phrase's words are joined as chat joins them; "-" reads it
+	// from standard input, which keeps it out of the shell's history.
+	phrase, err := a.textArg(cmd, "phrase")
+	if err != nil {
+		return err
+	}
+	phrase = strings.TrimRight(phrase, "\r\n") // echo's newline is not part of it
+	ws, ix, err := a.openForForget(ctx)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	defer ix.Close()
+	var step func(done, total int)
+	progress := a.progressLine("agent: looking in files")
+	if progress != nil {
+		step = progress.set
+	}
+	plan, err := forget.FindProgress(ctx, ws.Home, ws.State, ix, phrase, step)
+	if progress != nil {
+		progress.clear()
+	}
+	if err != nil {
+		return err
+	}
+	if plan.Empty() && len(plan.Places) == 0 {
+		return &codedError{code: exitNotFound, err: errors.New("the phrase is in no file, session or index of the workspace")}
+	}
+	return a.runForget(ctx, plan, ws.Home, ws.State, ix, cmd.Bool("yes"), cmd.Bool("dry-run"), "forget it")
 }
 
 func (a *app) sessionsDeleteCommand() *cli.Command {
@@ -102,7 +116,8 @@ func (a *app) sessionsDeleteCommand() *cli.Command {
 				a.infof("no session to delete")
 				return nil
 			}
-			return a.runForget(ctx, plan, ws.Home, ws.State, ix, cmd.Bool("yes"), cmd.Bool("dry-run"), "delete them")
+			return interrupted(a.runForget(ctx, plan, ws.Home, ws.State, ix, cmd.Bool("yes"), cmd.Bool("dry-run"), "delete them"),
+				"nothing was deleted; run it again")
 		},
 	}
 }
@@ -153,12 +168,18 @@ func (a *app) runForget(ctx context.Context, plan *forget.Plan, home string, db 
 		}
 		return a.writeJSON(out)
 	}
+	cols := a.io.cols()
 	for _, p := range plan.Places {
 		where, what := describePlace(p)
 		if a.io.OutTTY {
-			fmt.Fprintf(a.io.Out, "%s  %s\n", where, what)
+			for _, l := range wrapWords(where+"  "+what, cols) {
+				fmt.Fprintln(a.io.Out, l)
+			}
+			if line := a.forgetExcerpt(p, cols); line != "" {
+				fmt.Fprintln(a.io.Out, forgetIndent+line)
+			}
 		} else {
-			writeTSV(a.io.Out, p.Kind, where, fmt.Sprint(p.Count), p.Note)
+			writeTSV(a.io.Out, p.Kind, where, fmt.Sprint(p.Count), p.Note, p.Text)
 		}
 	}
 	if plan.Kept > 0 {

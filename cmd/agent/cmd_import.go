@@ -36,7 +36,8 @@ func (a *app) importCommand() *cli.Command {
 			from(importer.ChatGPT, "a ChatGPT export (conversations.json or the export's zip)"),
 			from(importer.Claude, "a Claude export (conversations.json or the export's zip)"),
 			{Name: "list", Usage: "the imports made, newest last", Action: a.runImportList},
-			{Name: "undo", Usage: "remove what one import wrote (files edited since are kept)", ArgsUsage: "ID", Action: a.runImportUndo},
+			{Name: "undo", Usage: "remove what one import wrote (files edited since are kept)", ArgsUsage: "ID", Action: a.runImportUndo,
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "only list what would be removed and kept; change nothing"}}},
 		},
 		Action: a.requireSubcommand,
 	}
@@ -229,22 +230,42 @@ func (a *app) runImportUndo(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer ws.Close()
-	res, err := importer.Undo(ctx, ws.State, ws.Home, id, a.now())
+	dry := cmd.Bool("dry-run")
+	var res importer.UndoResult
+	if dry {
+		res, err = importer.UndoDryRun(ctx, ws.State, ws.Home, id)
+	} else {
+		res, err = importer.Undo(ctx, ws.State, ws.Home, id, a.now())
+	}
 	if err != nil {
 		return err
 	}
 	if a.jsonOut {
 		return a.writeJSON(res)
 	}
+	if res.UndoneAt != "" {
+		// An undo is idempotent: asked again, it is done (docs/cli-import.md).
+		a.infof("import %d was already undone (%s): nothing to do", id, res.UndoneAt)
+		return nil
+	}
+	removed, kept := "removed", "kept"
+	if dry {
+		removed, kept = "would remove", "would keep"
+	}
 	for _, p := range res.Removed {
-		if err := writeTSV(a.io.Out, "removed", p); err != nil {
+		if err := writeTSV(a.io.Out, removed, p); err != nil {
 			return err
 		}
 	}
 	for _, p := range res.Edited {
-		if err := writeTSV(a.io.Out, "kept", p); err != nil {
+		if err := writeTSV(a.io.Out, kept, p); err != nil {
 			return err
 		}
+	}
+	if dry {
+		a.infof("dry run: undoing import %d would remove %d %s and keep %d; nothing changed", id,
+			len(res.Removed), plural(len(res.Removed), "file", "files"), len(res.Edited))
+		return nil
 	}
 	a.infof("undid import %d: removed %d files", id, len(res.Removed))
 	for _, p := range res.Edited {

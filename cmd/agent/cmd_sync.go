@@ -43,7 +43,7 @@ func (a *app) syncCommand() *cli.Command {
 			}
 			rep, err := core.Sync(ctx, o, a.opening())
 			if err != nil {
-				return err
+				return interrupted(err, syncKept(rep))
 			}
 			if a.jsonOut {
 				return a.writeJSON(rep)
@@ -105,4 +105,18 @@ func (a *app) mergeFileCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// syncKept says what an interrupted sync leaves. Its steps are each whole
+// and the next sync resumes them (docs/cli-sync.md); what it can tell is
+// whether this device's changes were committed and pushed.
+func syncKept(rep devsync.Report) string {
+	const again = "run agent sync again to finish it (each step is whole: nothing is half-done)"
+	switch {
+	case rep.Pushed:
+		return "this device's changes reached the remote; " + again
+	case rep.Committed:
+		return "this device's changes are committed here but not pushed; " + again
+	}
+	return "the exchange with the remote did not finish; " + again
 }

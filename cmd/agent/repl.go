@@ -212,6 +212,9 @@ func (a *app) replTurn(ctx context.Context, s *chatSession, line string, sigs ch
 	case <-sigs:
 	default:
 	}
+	if a.io.InTTY {
+		defer quietTypeAhead()() // keys typed meanwhile wait for the next prompt
+	}
 	turnCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {

@@ -86,6 +86,10 @@ func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now
 		return Result{}, fmt.Errorf("forget: %w", err)
 	}
 	for i, e := range p.files {
+		if err := ctx.Err(); err != nil { // Ctrl-C: nothing is committed yet
+			rollBack(home, j)
+			return Result{}, err
+		}
 		cur, err := os.ReadFile(filepath.Join(home, e.rel))
 		if err != nil || string(cur) != string(e.old) {
 			rollBack(home, j)
@@ -109,6 +113,10 @@ func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now
 		rollBack(home, j)
 		return Result{}, err
 	}
+	// Committed: from here the forget is finished whatever happens to ctx
+	// (a Ctrl-C now would leave it for the next command to finish, and
+	// the user told "interrupted" of a forget that was done).
+	ctx = context.WithoutCancel(ctx)
 	if err := rollForward(ctx, home, db, ix, j); err != nil {
 		return Result{}, fmt.Errorf("forget: committed, but finishing it failed (the next command finishes it): %w", err)
 	}
@@ -292,6 +300,10 @@ func recoverLocked(ctx context.Context, home string, db *sql.DB, ix Index) error
 	if !done {
 		return rollBack(home, j)
 	}
+	// Committed: from here the forget is finished whatever happens to ctx
+	// (a Ctrl-C now would leave it for the next command to finish, and
+	// the user told "interrupted" of a forget that was done).
+	ctx = context.WithoutCancel(ctx)
 	if err := rollForward(ctx, home, db, ix, j); err != nil {
 		return err
 	}

@@ -46,8 +46,11 @@ func (p *Plan) findJournal(rel string, data []byte) error {
 	if len(lines) == 0 {
 		return nil
 	}
+	raw := splitKeep(string(data))
 	for _, l := range lines {
-		p.Places = append(p.Places, Place{Kind: "file", Path: rel, Line: l.line, Count: l.count, Note: "a journal of profile, reminders and jobs"})
+		pl := Place{Kind: "file", Path: rel, Line: l.line, Count: l.count, Note: "a journal of profile, reminders and jobs"}
+		pl.show(raw[l.line-1], p.find)
+		p.Places = append(p.Places, pl)
 	}
 	p.journals = append(p.journals, rel)
 	return nil

@@ -47,6 +47,11 @@ type Place struct {
 	Row     int64  `json:"row,omitempty"`
 	Count   int    `json:"count"`          // occurrences (chunks, for the index)
 	Note    string `json:"note,omitempty"` // "nothing else left in the file", …
+	// Text is the line holding it (a value's first such line), as it is
+	// now; Match are the occurrences on it. Empty for a whole file, a
+	// session deleted whole and the index.
+	Text  string `json:"text,omitempty"`
+	Match []Span `json:"match,omitempty"`
 }
 
 // Plan is what a forget will do, found without writing anything.
@@ -66,6 +71,7 @@ type Plan struct {
 	removed  []string // the logged turns they remove, for their vectors
 	units    [][]byte
 	indexHas bool
+	progress func(done, total int) // nil: none asked
 }
 
 // fileEdit is one workspace file's new content.
@@ -123,6 +129,13 @@ func skipName(name string) bool {
 // Find plans forgetting phrase: every workspace file, notes folder, row of
 // state.db and chunk of index.db that holds it. Nothing is written.
 func Find(ctx context.Context, home string, db *sql.DB, ix Index, phrase string) (*Plan, error) {
+	return FindProgress(ctx, home, db, ix, phrase, nil)
+}
+
+// FindProgress is Find telling progress how many of the workspace's files
+// it has read (done of total), for a progress line; an ended ctx stops it
+// between two files.
+func FindProgress(ctx context.Context, home string, db *sql.DB, ix Index, phrase string, progress func(done, total int)) (*Plan, error) {
 	if strings.TrimSpace(phrase) == "" {
 		return nil, fmt.Errorf("nothing to forget: %w", ErrInvalid)
 	}
@@ -142,7 +155,7 @@ func Find(ctx context.Context, home string, db *sql.DB, ix Index, phrase string)
 	if contains(Marker, phrase) {
 		return nil, fmt.Errorf("%q is part of the marker %s that forget leaves: %w", phrase, Marker, ErrInvalid)
 	}
-	p := &Plan{phrase: phrase, find: phraseFinder(phrase)}
+	p := &Plan{phrase: phrase, find: phraseFinder(phrase), progress: progress}
 	if err := p.findAll(ctx, home, db, ix); err != nil {
 		return nil, err
 	}
@@ -151,7 +164,7 @@ func Find(ctx context.Context, home string, db *sql.DB, ix Index, phrase string)
 
 // findAll fills the plan with every place p.find finds something.
 func (p *Plan) findAll(ctx context.Context, home string, db *sql.DB, ix Index) error {
-	if err := p.findFiles(home); err != nil {
+	if err := p.findFiles(ctx, home); err != nil {
 		return err
 	}
 	if err := p.findNotes(home); err != nil {
@@ -176,8 +189,9 @@ func (p *Plan) findAll(ctx context.Context, home string, db *sql.DB, ix Index) e
 
 // findFiles plans the rewrite of every text file of the workspace holding
 // the phrase, line by line.
-func (p *Plan) findFiles(home string) error {
-	return filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+func (p *Plan) findFiles(ctx context.Context, home string) error {
+	var paths, rels []string
+	err := filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -189,85 +203,117 @@ func (p *Plan) findFiles(home string) error {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || skipName(rel) {
-			return nil
+		if d.Type().IsRegular() && !skipName(rel) {
+			paths, rels = append(paths, path), append(rels, rel)
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("forget: read %s: %w", rel, err)
-		}
-		// A name can hold it too (an imported conversation's file is
-		// named after its title): the file is renamed, the phrase in its
-		// name replaced as in any text, so state.db's record of the path
-		// (replaced the same way) still names it.
-		if isJournal(rel) {
-			return p.findJournal(rel, data)
-		}
-		to, inName := replaceFound(rel, p.find)
-		if inName > 0 && namedByProgram(rel) {
-			// logs/DATE.md, SOUL.md, a journal: the program finds these by
-			// their names, which hold no one's words (a forget of "2026"
-			// must not rename a year of logs).
-			to, inName = rel, 0
-		}
-		if inName > 0 {
-			p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: inName, Note: "its name holds it: renamed " + to})
-		}
-		if !utf8.Valid(data) {
-			if p.phrase != "" && bytes.Contains(bytes.ToLower(data), bytes.ToLower([]byte(p.phrase))) {
-				p.Kept++
-				p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: 1, Note: "not text: left as it is"})
-			}
-			if inName > 0 {
-				p.files = append(p.files, fileEdit{rel: rel, to: to, old: data, new: data})
-			}
-			return nil
-		}
-		if len(p.find(string(data))) == 0 {
-			if inName > 0 {
-				p.files = append(p.files, fileEdit{rel: rel, to: to, old: data, new: data})
-			}
-			return nil
-		}
-		e := fileEdit{rel: rel, to: to, old: data}
-		var out strings.Builder
-		for i, line := range splitKeep(string(data)) {
-			nl, n := replaceFound(line, p.find)
-			if n > 0 && namedByProgram(rel) && strings.HasPrefix(line, "#") {
-				// A heading of a file the program writes (a log's day, a
-				// turn's time and session, a section of SOUL.md) is its
-				// structure, read back by its words.
-				out.WriteString(line)
-				p.Kept++
-				p.Places = append(p.Places, Place{Kind: "file", Path: rel, Line: i + 1, Count: n,
-					Note: "a heading the program reads: left as it is"})
-				continue
-			}
-			out.WriteString(nl)
-			if n == 0 {
-				continue
-			}
-			e.changed = append(e.changed, i+1)
-			pl := Place{Kind: "file", Path: rel, Line: i + 1, Count: n}
-			if onlyMarkers(strings.TrimLeft(strings.TrimSpace(nl), "-*#> ")) {
-				pl.Note = "nothing else left on the line"
-			}
-			p.Places = append(p.Places, pl)
-		}
-		e.new = []byte(out.String())
-		if len(e.changed) == 0 {
-			if inName > 0 {
-				e.new = data
-				p.files = append(p.files, e)
-			}
-			return nil
-		}
-		if onlyMarkers(out.String()) {
-			p.Places[len(p.Places)-1].Note = "nothing else left in the file"
-		}
-		p.files = append(p.files, e)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// Reading every file is what takes long on a big workspace: a
+	// progress step per file, and Ctrl-C stops between two.
+	for i := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p.step(i, len(paths))
+		if err := p.findFile(paths[i], rels[i]); err != nil {
+			return err
+		}
+	}
+	p.step(len(paths), len(paths))
+	return nil
+}
+
+// step reports progress, if anyone asked for it.
+func (p *Plan) step(done, total int) {
+	if p.progress != nil {
+		p.progress(done, total)
+	}
+}
+
+// findFile plans the rewrite of one file (path, rel to the workspace).
+func (p *Plan) findFile(path, rel string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("forget: read %s: %w", rel, err)
+	}
+	// A name can hold it too (an imported conversation's file is
+	// named after its title): the file is renamed, the phrase in its
+	// name replaced as in any text, so state.db's record of the path
+	// (replaced the same way) still names it.
+	if isJournal(rel) {
+		return p.findJournal(rel, data)
+	}
+	to, inName := replaceFound(rel, p.find)
+	if inName > 0 && namedByProgram(rel) {
+		// logs/DATE.md, SOUL.md, a journal: the program finds these by
+		// their names, which hold no one's words (a forget of "2026"
+		// must not rename a year of logs).
+		to, inName = rel, 0
+	}
+	if inName > 0 {
+		p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: inName, Note: "its name holds it: renamed " + to})
+	}
+	if !utf8.Valid(data) {
+		if p.phrase != "" && bytes.Contains(bytes.ToLower(data), bytes.ToLower([]byte(p.phrase))) {
+			p.Kept++
+			p.Places = append(p.Places, Place{Kind: "file", Path: rel, Count: 1, Note: "not text: left as it is"})
+		}
+		if inName > 0 {
+			p.files = append(p.files, fileEdit{rel: rel, to: to, old: data, new: data})
+		}
+		return nil
+	}
+	if len(p.find(string(data))) == 0 {
+		if inName > 0 {
+			p.files = append(p.files, fileEdit{rel: rel, to: to, old: data, new: data})
+		}
+		return nil
+	}
+	e := fileEdit{rel: rel, to: to, old: data}
+	var out strings.Builder
+	for i, line := range splitKeep(string(data)) {
+		nl, n := replaceFound(line, p.find)
+		if n > 0 && namedByProgram(rel) && strings.HasPrefix(line, "#") {
+			// A heading of a file the program writes (a log's day, a
+			// turn's time and session, a section of SOUL.md) is its
+			// structure, read back by its words.
+			out.WriteString(line)
+			p.Kept++
+			pl := Place{Kind: "file", Path: rel, Line: i + 1, Count: n, Note: "a heading the program reads: left as it is"}
+			pl.show(line, p.find)
+			p.Places = append(p.Places, pl)
+			continue
+		}
+		out.WriteString(nl)
+		if n == 0 {
+			continue
+		}
+		e.changed = append(e.changed, i+1)
+		pl := Place{Kind: "file", Path: rel, Line: i + 1, Count: n}
+		pl.show(line, p.find)
+		if onlyMarkers(strings.TrimLeft(strings.TrimSpace(nl), "-*#> ")) {
+			// Kept, not removed: the line numbers after it stay, which
+			// digests and stored recall cite (docs/decisions-forget.md).
+			pl.Note = "nothing else left on the line: it stays as " + strings.TrimRight(nl, "\r\n")
+		}
+		p.Places = append(p.Places, pl)
+	}
+	e.new = []byte(out.String())
+	if len(e.changed) == 0 {
+		if inName > 0 {
+			e.new = data
+			p.files = append(p.files, e)
+		}
+		return nil
+	}
+	if onlyMarkers(out.String()) {
+		p.Places[len(p.Places)-1].Note = "nothing else left in the file"
+	}
+	p.files = append(p.files, e)
+	return nil
 }
 
 // namedByProgram says whether a workspace file's name is one the program
@@ -322,8 +368,10 @@ func (p *Plan) findNotes(home string) error {
 		for n := 1; sc.Scan(); n++ {
 			if c := len(p.find(sc.Text())); c > 0 {
 				p.Kept++
-				p.Places = append(p.Places, Place{Kind: "notes", Path: nf.Rel, Line: n, Count: c,
-					Note: "your notes folder: never written by agent; edit it yourself"})
+				pl := Place{Kind: "notes", Path: nf.Rel, Line: n, Count: c,
+					Note: "your notes folder: never written by agent; edit it yourself"}
+				pl.show(sc.Text(), p.find)
+				p.Places = append(p.Places, pl)
 			}
 		}
 		f.Close()
@@ -492,8 +540,10 @@ func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string, fi
 		}
 		if fixed || isTime(v) {
 			p.Kept++
-			p.Places = append(p.Places, Place{Kind: "state", Table: table, Column: col, Row: id, Count: n,
-				Note: "an id, name, time or status the program relies on: left as it is"})
+			pl := Place{Kind: "state", Table: table, Column: col, Row: id, Count: n,
+				Note: "an id, name, time or status the program relies on: left as it is"}
+			pl.show(v, p.find)
+			p.Places = append(p.Places, pl)
 			continue
 		}
 		e := rowEdit{table: table, column: col, rowid: id, old: v, value: nv, rehash: table == "revisions" && col == "content", recallAt: -1}
@@ -504,6 +554,7 @@ func (p *Plan) findColumn(ctx context.Context, db *sql.DB, table, col string, fi
 		}
 		p.rows = append(p.rows, e)
 		pl := Place{Kind: "state", Table: table, Column: col, Row: id, Count: n}
+		pl.show(v, p.find)
 		if onlyMarkers(nv) {
 			pl.Note = "nothing else left in it"
 		}

@@ -308,6 +308,12 @@ func TestImportReimportAndUndo(t *testing.T) {
 	if err != nil || !slices.Equal(u.Removed, []string{second.Files[0].Path}) || len(u.Edited) != 0 {
 		t.Fatalf("undo 2: %+v, %v", u, err)
 	}
+	// A dry run of it lists what the undo will do and changes nothing.
+	before := files(t, home)
+	d, err := UndoDryRun(ctx, db, home, 1)
+	if err != nil || !d.DryRun || !slices.Equal(d.Removed, want[1:]) || !slices.Equal(d.Edited, want[:1]) || !slices.Equal(files(t, home), before) {
+		t.Fatalf("undo 1 --dry-run: %+v, %v; files %v, were %v", d, err, files(t, home), before)
+	}
 	// Undo the first: the edited file and the user's own stay.
 	u, err = Undo(ctx, db, home, 1, opts.Now)
 	if err != nil || !slices.Equal(u.Removed, want[1:]) || !slices.Equal(u.Edited, want[:1]) {
@@ -316,8 +322,8 @@ func TestImportReimportAndUndo(t *testing.T) {
 	if got := files(t, home); !slices.Equal(got, []string{want[0], "imports/chatgpt/2024/mine.md"}) {
 		t.Errorf("after undo: %v", got)
 	}
-	if _, err := Undo(ctx, db, home, 1, opts.Now); !errors.Is(err, ErrInvalid) {
-		t.Errorf("undo twice: %v", err)
+	if u, err := Undo(ctx, db, home, 1, opts.Now); err != nil || u.UndoneAt == "" || len(u.Removed)+len(u.Edited) != 0 {
+		t.Errorf("undo twice: %+v, %v", u, err)
 	}
 	if _, err := Undo(ctx, db, home, 9, opts.Now); !errors.Is(err, ErrNotFound) {
 		t.Errorf("undo of no import: %v", err)

@@ -487,13 +487,29 @@ type UndoResult struct {
 	Removed []string `json:"removed"`
 	Edited  []string `json:"kept_edited"` // changed since the import: the user's now
 	Gone    []string `json:"gone"`        // already deleted
+	// UndoneAt is when an earlier undo undid it (RFC 3339): then this one
+	// did nothing, and the lists are empty. An undo is idempotent.
+	UndoneAt string `json:"undone_at,omitempty"`
+	DryRun   bool   `json:"dry_run,omitempty"` // listed what would go, changed nothing
 }
 
 // Undo removes the files import id wrote, each only if it still holds
 // exactly the bytes written; a file edited since is kept and reported. The
 // import's records go, so a later import may bring its conversations again.
+// An import undone before is not an error: the result says when
+// (UndoneAt) and nothing changes.
 func Undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time) (UndoResult, error) {
-	res := UndoResult{ID: id, Removed: []string{}, Edited: []string{}, Gone: []string{}}
+	return undo(ctx, db, home, id, now, false)
+}
+
+// UndoDryRun is what Undo would do, file by file, with nothing removed and
+// nothing recorded.
+func UndoDryRun(ctx context.Context, db *sql.DB, home string, id int64) (UndoResult, error) {
+	return undo(ctx, db, home, id, time.Time{}, true)
+}
+
+func undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time, dry bool) (UndoResult, error) {
+	res := UndoResult{ID: id, Removed: []string{}, Edited: []string{}, Gone: []string{}, DryRun: dry}
 	unlock, err := memory.Lock(home)
 	if err != nil {
 		return res, err
@@ -509,7 +525,8 @@ func Undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time)
 	case err != nil:
 		return res, fmt.Errorf("read imports: %w", err)
 	case undone.Valid:
-		return res, errkind.Errorf(ErrInvalid, "import %d was undone at %s", id, undone.String)
+		res.UndoneAt = undone.String
+		return res, nil
 	}
 	items, err := importItems(ctx, db, id)
 	if err != nil {
@@ -533,6 +550,10 @@ func Undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time)
 			res.Edited = append(res.Edited, it.path)
 			continue
 		}
+		if dry {
+			res.Removed = append(res.Removed, it.path)
+			continue
+		}
 		if err := root.Remove(it.path); err != nil {
 			return res, fmt.Errorf("undo: %w", err)
 		}
@@ -544,6 +565,9 @@ func Undo(ctx context.Context, db *sql.DB, home string, id int64, now time.Time)
 				break
 			}
 		}
+	}
+	if dry {
+		return res, nil
 	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
