@@ -263,8 +263,8 @@ func (a *app) runImportUndo(ctx context.Context, cmd *cli.Command) error {
 		}
 	}
 	if dry {
-		a.infof("dry run: undoing import %d would remove %d %s and keep %d; nothing changed", id,
-			len(res.Removed), plural(len(res.Removed), "file", "files"), len(res.Edited))
+		a.infof("dry run: undoing import %d would remove %s and keep %d; nothing changed", id,
+			printable.Count(len(res.Removed), "file", "files"), len(res.Edited))
 		return nil
 	}
 	a.infof("undid import %d: removed %d files", id, len(res.Removed))
