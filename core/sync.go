@@ -33,6 +33,9 @@ func Sync(ctx context.Context, so devsync.Options, o OpenOptions) (devsync.Repor
 	// file-sync tool brought were replayed by the command that saw them
 	// (or by foldCopies just now).
 	if err := flushJournal(ctx, home); err != nil {
+		if ctx.Err() != nil {
+			return devsync.Report{}, ctx.Err() // stopped: nothing exchanged, nothing to warn of
+		}
 		o.warnf("journal: %v; the next sync carries what was not written", err)
 	}
 	o.syncHooks(&so)

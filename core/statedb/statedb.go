@@ -127,10 +127,20 @@ func OpenReadOnly(ctx context.Context, file string, sets []Set) (*sql.DB, error)
 
 // fullyMigrated refuses a state.db with a migration still to apply: reading
 // it with this agent's queries needs the newer schema.
+// unusable says why a file cannot be used, unless the command was stopped
+// meanwhile: a query the context ended is no finding about the file (a
+// Ctrl-C during a sync's replay was called an unusable state.db).
+func unusable(ctx context.Context, format string, args ...any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: "+format, append([]any{ErrUnusable}, args...)...)
+}
+
 func fullyMigrated(ctx context.Context, db *sql.DB, file string, sets []Set) error {
 	applied, err := appliedMigrations(ctx, db)
 	if err != nil {
-		return fmt.Errorf("%w: %s: read schema_migrations: %v", ErrUnusable, file, err)
+		return unusable(ctx, "%s: read schema_migrations: %v", file, err)
 	}
 	for _, set := range sets {
 		names, err := migrationNames(set)
@@ -169,19 +179,19 @@ func check(ctx context.Context, db *sql.DB, file string, sets []Set) error {
 	var tables []string
 	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table'")
 	if err != nil {
-		return fmt.Errorf("%w: %s is not a readable SQLite database (%v); it was left untouched", ErrUnusable, file, err)
+		return unusable(ctx, "%s is not a readable SQLite database (%v); it was left untouched", file, err)
 	}
 	for rows.Next() {
 		var name string
 		if err := rows.Scan(&name); err != nil {
 			rows.Close()
-			return fmt.Errorf("%w: %s: %v", ErrUnusable, file, err)
+			return unusable(ctx, "%s: %v", file, err)
 		}
 		tables = append(tables, name)
 	}
 	if err := rows.Err(); err != nil {
 		rows.Close()
-		return fmt.Errorf("%w: %s is not a readable SQLite database (%v); it was left untouched", ErrUnusable, file, err)
+		return unusable(ctx, "%s is not a readable SQLite database (%v); it was left untouched", file, err)
 	}
 	rows.Close()
 	if len(tables) == 0 {
@@ -194,7 +204,7 @@ func check(ctx context.Context, db *sql.DB, file string, sets []Set) error {
 		}
 	}
 	if !hasRecord {
-		return fmt.Errorf("%w: %s is not an agent database (tables: %s); it was left untouched", ErrUnusable, file, strings.Join(tables, ", "))
+		return unusable(ctx, "%s is not an agent database (tables: %s); it was left untouched", file, strings.Join(tables, ", "))
 	}
 	known := map[string]bool{}
 	for _, set := range sets {
@@ -208,11 +218,11 @@ func check(ctx context.Context, db *sql.DB, file string, sets []Set) error {
 	}
 	applied, err := appliedMigrations(ctx, db)
 	if err != nil {
-		return fmt.Errorf("%w: %s: read schema_migrations: %v", ErrUnusable, file, err)
+		return unusable(ctx, "%s: read schema_migrations: %v", file, err)
 	}
 	for name := range applied {
 		if !known[name] {
-			return fmt.Errorf("%w: %s was written by a newer agent (unknown migration %s); upgrade agent to use it", ErrUnusable, file, name)
+			return unusable(ctx, "%s was written by a newer agent (unknown migration %s); upgrade agent to use it", file, name)
 		}
 	}
 	return nil
