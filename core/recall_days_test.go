@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,13 +26,7 @@ func TestRecallFavoursDaysInUsersZone(t *testing.T) {
 		"logs/2026-11-28.md": "# 2026-11-28\n\n### 08:00\n\nBought tomatoes and basil at the market.\n",
 	}
 	for rel, body := range files {
-		p := filepath.Join(home, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, filepath.Join(home, rel), body)
 	}
 	mem, err := OpenIndexRecall(context.Background(), home, func(string) {})
 	if err != nil {

@@ -1,20 +1,16 @@
 package timewords
 
-import (
-	"testing"
-	"time"
-)
+import "testing"
 
 // German, French and Spanish questions resolve to the days a person means,
 // as the English ones do: now is Saturday 28 November 2026, 09:00 in
 // Lisbon (so last week is 16-22 November).
 func TestFindOtherLanguages(t *testing.T) {
-	zone, err := time.LoadLocation("Europe/Lisbon")
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 11, 28, 9, 0, 0, 0, zone)
-	for _, tc := range []struct{ text, from, to, words string }{
+	// Words that name no time: German "hier" is "here", "vor" "before",
+	// Spanish "hace" "makes", French "il y a" "there is"; a month's name
+	// alone, or after "am", is a word.
+	none := []string{"was habe ich hier notiert", "vor dem Essen", "hace frío", "il y a un chat", "Mai Tai Rezept", "I am may", "mars est rouge"}
+	checkFind(t, lisbonSaturday(t), []findCase{
 		// German
 		{"Was habe ich gestern gemacht?", "2026-11-27", "2026-11-27", "gestern"},
 		{"was war vorgestern", "2026-11-26", "2026-11-26", "vorgestern"},
@@ -51,18 +47,5 @@ func TestFindOtherLanguages(t *testing.T) {
 		{"esta mañana", "2026-11-28", "2026-11-28", "esta mañana"},
 		{"antes de ayer", "2026-11-26", "2026-11-26", "antes de ayer"},
 		{"el año pasado", "2025-01-01", "2025-12-31", "el año pasado"},
-	} {
-		s, ok := Find(tc.text, now)
-		if !ok || s.From != tc.from || s.To != tc.to || s.Words(tc.text) != tc.words {
-			t.Errorf("Find(%q) = %+v %v (%q), want %s..%s from %q", tc.text, s, ok, s.Words(tc.text), tc.from, tc.to, tc.words)
-		}
-	}
-	// Words that name no time: German "hier" is "here", "vor" "before",
-	// Spanish "hace" "makes", French "il y a" "there is"; a month's name
-	// alone, or after "am", is a word.
-	for _, text := range []string{"was habe ich hier notiert", "vor dem Essen", "hace frío", "il y a un chat", "Mai Tai Rezept", "I am may", "mars est rouge"} {
-		if s, ok := Find(text, now); ok {
-			t.Errorf("Find(%q) = %+v (%q), want no time", text, s, s.Words(text))
-		}
-	}
+	}, none)
 }
