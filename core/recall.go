@@ -28,8 +28,9 @@ type IndexRecall struct {
 	ix         *index.Index
 	monitor    *memory.Monitor
 	// now is the time in the user's zone, by which a message's time words
-	// ("yesterday", "last week") name days; nil is time.Now, local time.
-	now func() time.Time
+	// ("yesterday", "last week") name days; unset is time.Now, local
+	// time. Not under mu: setting it must not wait for a recall.
+	now atomic.Pointer[func() time.Time]
 }
 
 var _ Recaller = (*IndexRecall)(nil)
@@ -57,7 +58,9 @@ func OpenRecall(ctx context.Context, home, message string, now func() time.Time,
 	if err != nil {
 		return nil, nil, err
 	}
-	mem.now = now
+	if now != nil {
+		mem.now.Store(&now)
+	}
 	if e != nil {
 		mem.ix.SetEmbedder(e)
 	}
@@ -79,8 +82,8 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 	// (MEMORY.md's facts) of a message such as "what should I cook
 	// tonight" (docs/decisions-index.md, "Time words").
 	now := time.Now
-	if r.now != nil {
-		now = r.now
+	if f := r.now.Load(); f != nil {
+		now = *f
 	}
 	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true, NoSnippet: true, NoCorrect: true, Now: now(), FavourDays: true})
 	if errors.Is(err, index.ErrNotFound) || errors.Is(err, index.ErrNoTerms) {
@@ -100,11 +103,7 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 // "last week") as of now(), which is the time in the user's zone (the
 // zone the daily logs are named in); until then they are read in local
 // time.
-func (r *IndexRecall) SetNow(now func() time.Time) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.now = now
-}
+func (r *IndexRecall) SetNow(now func() time.Time) { r.now.Store(&now) }
 
 // WatchFiles lets a long-lived process (the REPL) skip the stat walk before
 // each recall: an inotify monitor says whether anything changed. Without it

@@ -213,6 +213,9 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		closeMem()
 		zone = a.zone
 		recall()
+	} else if mem != nil {
+		loc := a.zone // for the turns after the first (a REPL's, past midnight)
+		mem.SetNow(func() time.Time { return a.now().In(loc) })
 	}
 	o, err := core.NewOllama(nil)
 	if err != nil {
