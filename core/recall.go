@@ -27,6 +27,10 @@ type IndexRecall struct {
 	refreshing sync.WaitGroup
 	ix         *index.Index
 	monitor    *memory.Monitor
+	// now is the time in the user's zone, by which a message's time words
+	// ("yesterday", "last week") name days; unset is time.Now, local
+	// time. Not under mu: setting it must not wait for a recall.
+	now atomic.Pointer[func() time.Time]
 }
 
 var _ Recaller = (*IndexRecall)(nil)
@@ -48,10 +52,14 @@ func OpenIndexRecall(ctx context.Context, home string, warn func(string)) (*Inde
 // embedding model's sense of meaning to every recall (index.Embedder); a
 // turn only waits for its own message's embedding, never for text not
 // embedded yet (that is recalled by its words).
-func OpenRecall(ctx context.Context, home, message string, e index.Embedder, warn func(string)) (mem *IndexRecall, recaller Recaller, err error) {
+// now, when not nil, is the time in the user's zone (SetNow).
+func OpenRecall(ctx context.Context, home, message string, now func() time.Time, e index.Embedder, warn func(string)) (mem *IndexRecall, recaller Recaller, err error) {
 	mem, err = OpenIndexRecall(ctx, home, warn)
 	if err != nil {
 		return nil, nil, err
+	}
+	if now != nil {
+		mem.now.Store(&now)
 	}
 	if e != nil {
 		mem.ix.SetEmbedder(e)
@@ -69,10 +77,15 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	// No typo correction: a name the memory does not hold yet would turn
-	// into one it does. Time words stay off for the chat too: the days
-	// they select would leave out every undated passage (MEMORY.md's
-	// facts) of a message such as "what should I cook tonight".
-	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true, NoSnippet: true, NoCorrect: true})
+	// into one it does. Time words favour their days and do not keep to
+	// them: keeping to them would leave out every undated passage
+	// (MEMORY.md's facts) of a message such as "what should I cook
+	// tonight" (docs/decisions-index.md, "Time words").
+	now := time.Now
+	if f := r.now.Load(); f != nil {
+		now = *f
+	}
+	hits, err := r.ix.Search(ctx, text, index.SearchOptions{K: k, Fresh: true, NoSnippet: true, NoCorrect: true, Now: now(), FavourDays: true})
 	if errors.Is(err, index.ErrNotFound) || errors.Is(err, index.ErrNoTerms) {
 		return nil, nil // nothing to recall is not a failure
 	}
@@ -85,6 +98,12 @@ func (r *IndexRecall) Recall(ctx context.Context, text string, k int) ([]Recalle
 	}
 	return out, nil
 }
+
+// SetNow makes a recall read the time words of a message ("yesterday",
+// "last week") as of now(), which is the time in the user's zone (the
+// zone the daily logs are named in); until then they are read in local
+// time.
+func (r *IndexRecall) SetNow(now func() time.Time) { r.now.Store(&now) }
 
 // WatchFiles lets a long-lived process (the REPL) skip the stat walk before
 // each recall: an inotify monitor says whether anything changed. Without it

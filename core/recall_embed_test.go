@@ -28,7 +28,7 @@ func TestRecallEmbedsWhatATurnWrote(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warns []string
-	mem, _, err := OpenRecall(ctx, home, "", e, func(w string) { warns = append(warns, w) })
+	mem, _, err := OpenRecall(ctx, home, "", nil, e, func(w string) { warns = append(warns, w) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,3 +83,15 @@ func TestSinceUntil(t *testing.T) {
 		t.Errorf("dinner since 25 November: %v, want only today's chat turn", paths(hits))
 	}
 }
+
+// German, French and Spanish time words select their days as English ones
+// do (index/timewords/lang.go).
+func TestTimeWordsOtherLanguages(t *testing.T) {
+	ix := diary(t)
+	for _, q := range []string{"Was habe ich gestern gemacht?", "qu'est-ce que j'ai fait hier ?", "¿qué hice ayer?"} {
+		hits := search(t, ix, q, SearchOptions{Now: saturday})
+		if got := paths(hits); len(got) != 2 || got[0] != "logs/2026-11-27.md" || got[1] != "logs/2026-11-27.md" {
+			t.Errorf("%q: %v, want yesterday's two entries", q, got)
+		}
+	}
+}

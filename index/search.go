@@ -40,6 +40,12 @@ type SearchOptions struct {
 	// to the chunks of those days, resolved in Now's zone (the user's);
 	// the time words need not match. Zero leaves them ordinary words.
 	Now time.Time
+	// FavourDays, with Now, makes the time words favour the chunks of
+	// their days rather than keep the search to them (the chat's recall):
+	// the days' best chunks take up to half of the K places, ahead of
+	// the chunks of other days, and the other words' matches elsewhere
+	// (MEMORY.md's facts among them) keep the rest (favour.go).
+	FavourDays bool
 	// Since and Until ("2006-01-02", inclusive; "" for open) keep the
 	// search to the chunks dated within them (daily logs, dated notes).
 	Since, Until string
@@ -223,7 +229,7 @@ func (ix *Index) query(ctx context.Context, p plan, k int, opts SearchOptions) (
 			p = corrected(p, fixes)
 		}
 	}
-	cs, err := ix.rankPlan(ctx, p, k)
+	cs, err := ix.rank(ctx, p, k, opts.FavourDays)
 	if err != nil {
 		return nil, searchError(p.match(), p.raw, err)
 	}

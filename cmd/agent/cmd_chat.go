@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -178,9 +179,12 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 	}
 	var mem *core.IndexRecall
 	var recaller core.Recaller
+	zone := time.Local // the user's, once state.db is open
 	recall := func() { // started ahead, once the logs are whole
 		var err error
-		if mem, recaller, err = core.OpenRecall(ctx, home, message, emb, func(msg string) { a.warnf("%s", msg) }); err != nil {
+		loc := zone
+		now := func() time.Time { return a.now().In(loc) }
+		if mem, recaller, err = core.OpenRecall(ctx, home, message, now, emb, func(msg string) { a.warnf("%s", msg) }); err != nil {
 			a.warnf("memory index unavailable, chatting without recall: %v", err)
 		}
 	}
@@ -203,6 +207,16 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 		recall()
 	}
 	a.zone = core.WorkspaceZone(ctx, ws)
+	if t := a.now(); mem != nil && t.In(a.zone).Format(time.DateOnly) != t.In(zone).Format(time.DateOnly) {
+		// The recall started ahead read the message's time words
+		// ("yesterday") in local time, whose date is not the user's now.
+		closeMem()
+		zone = a.zone
+		recall()
+	} else if mem != nil {
+		loc := a.zone // for the turns after the first (a REPL's, past midnight)
+		mem.SetNow(func() time.Time { return a.now().In(loc) })
+	}
 	o, err := core.NewOllama(nil)
 	if err != nil {
 		ws.Close()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v3"
@@ -53,6 +54,7 @@ func (a *app) runMCPServe(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer recall.Close()
+	recall.SetNow(func() time.Time { return a.now().In(loc) })
 	// A server lives long, like the REPL: the files are watched, so a
 	// search need not walk them; what another process or an editor
 	// changed still reaches the next search (memory.Monitor).

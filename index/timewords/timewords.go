@@ -3,8 +3,9 @@
 // "two weeks ago", "this morning", "2026-11-23". It answers with a span of
 // days, resolved in the zone of the time it is given as now, so that a
 // search can select the notes of those days (docs/decisions-index.md,
-// "Time words"). English only: olebedev/when (core/reminders) finds points
-// in time, not the days and weeks a person means by "last week".
+// "Time words"). English, German, French and Spanish (lang.go):
+// olebedev/when (core/reminders) finds points in time, not the days and
+// weeks a person means by "last week".
 package timewords
 
 import (
@@ -94,6 +95,9 @@ func at(ts []token, i int, today time.Time) (from, to time.Time, n int, ok bool)
 		return ""
 	}
 	one := func(d time.Time, n int) (time.Time, time.Time, int, bool) { return d, d, n, true }
+	if from, to, n, ok := fixed(ts, i, today); ok {
+		return from, to, n, true
+	}
 	switch w {
 	case "today", "tonight":
 		return one(today, 1)
@@ -153,30 +157,23 @@ func at(ts []token, i int, today time.Time) (from, to time.Time, n int, ok bool)
 			return one(today.AddDate(0, 0, -((int(today.Weekday())-int(wd)+7)%7)), 2)
 		}
 	}
-	// N days/weeks/months/years ago.
-	if n, ok := count(w); ok {
-		u := strings.TrimSuffix(next(1), "s")
-		if next(2) == "ago" {
-			switch u {
-			case "day":
-				return one(today.AddDate(0, 0, -n), 3)
-			case "week":
-				d := today.AddDate(0, 0, -7*n)
-				return d.AddDate(0, 0, -3), d.AddDate(0, 0, 3), 3, true
-			case "month":
-				first := time.Date(today.Year(), today.Month()-time.Month(n), 1, 0, 0, 0, 0, today.Location())
-				return first, first.AddDate(0, 1, -1), 3, true
-			case "year":
-				y := today.Year() - n
-				return time.Date(y, 1, 1, 0, 0, 0, 0, today.Location()), time.Date(y, 12, 31, 0, 0, 0, 0, today.Location()), 3, true
-			}
+	// N days/weeks/months/years ago; "vor N Tagen", "il y a N jours",
+	// "hace N días".
+	if n, ok := count(w); ok && next(2) == "ago" {
+		if from, to, ok := ago(n, strings.TrimSuffix(next(1), "s"), today); ok {
+			return from, to, 3, true
+		}
+	}
+	if n, u, used, ok := agoPrefix(ts, i); ok {
+		if from, to, ok := ago(n, u, today); ok {
+			return from, to, used, true
 		}
 	}
 	// A date with a month's name: "3 November", "3rd of November 2025",
 	// "November 3", "November 3, 2025"; a month: "in October", "October
 	// 2025", "during May".
 	skip := 0
-	if w == "on" || w == "in" || w == "during" || w == "since" {
+	if inWords[w] || onWords[w] {
 		skip = 1
 	}
 	j := i + skip
@@ -185,7 +182,7 @@ func at(ts []token, i int, today time.Time) (from, to time.Time, n int, ok bool)
 	}
 	if d, isDay := dayNumber(ts[j].w); isDay {
 		k := j + 1
-		if k < len(ts) && ts[k].w == "of" {
+		if k < len(ts) && ofWords[ts[k].w] {
 			k++
 		}
 		if k < len(ts) {
@@ -209,11 +206,31 @@ func at(ts []token, i int, today time.Time) (from, to time.Time, n int, ok bool)
 	y, used := year(ts, j+1, today, m)
 	// A month's name alone is a month only after "in" or before a year:
 	// "may", "march" and "sun" are words too.
-	if skip == 0 && used == 0 {
+	if (skip == 0 || !inWords[w]) && used == 0 {
 		return
 	}
 	from = time.Date(y, m, 1, 0, 0, 0, 0, today.Location())
 	return from, from.AddDate(0, 1, -1), j + 1 + used - i, true
+}
+
+// ago is the days of "n units ago": that day, the week around that day,
+// that month or that year.
+func ago(n int, unit string, today time.Time) (from, to time.Time, ok bool) {
+	switch unit {
+	case "day":
+		d := today.AddDate(0, 0, -n)
+		return d, d, true
+	case "week":
+		d := today.AddDate(0, 0, -7*n)
+		return d.AddDate(0, 0, -3), d.AddDate(0, 0, 3), true
+	case "month":
+		first := time.Date(today.Year(), today.Month()-time.Month(n), 1, 0, 0, 0, 0, today.Location())
+		return first, first.AddDate(0, 1, -1), true
+	case "year":
+		y := today.Year() - n
+		return time.Date(y, 1, 1, 0, 0, 0, 0, today.Location()), time.Date(y, 12, 31, 0, 0, 0, 0, today.Location()), true
+	}
+	return
 }
 
 // lastMonth is the first day of the latest month m not after today's (before
@@ -229,6 +246,11 @@ func lastMonth(today time.Time, m time.Month, strictly bool) time.Time {
 // year reads a year at ts[k] ("2025"), or else takes the latest year in
 // which month m is not after today's month; used is 1 when it read one.
 func year(ts []token, k int, today time.Time, m time.Month) (y, used int) {
+	if k+1 < len(ts) && ofWords[ts[k].w] { // "3 de noviembre de 2025"
+		if y, used := year(ts, k+1, today, m); used == 1 {
+			return y, 2
+		}
+	}
 	if k < len(ts) && len(ts[k].w) == 4 {
 		if n, err := strconv.Atoi(ts[k].w); err == nil && n >= 1900 && n <= 2200 {
 			return n, 1
@@ -261,7 +283,8 @@ func count(w string) (int, bool) {
 			return max(i, 1), true
 		}
 	}
-	return 0, false
+	n, ok := numbers[w]
+	return n, ok
 }
 
 var weekdays = map[string]time.Weekday{

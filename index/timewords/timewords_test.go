@@ -8,12 +8,8 @@ import (
 // Every phrase of issue 46 resolves to the days a person means, in the
 // zone of now: Saturday 28 November 2026, 09:00 in Lisbon.
 func TestFindPhrases(t *testing.T) {
-	zone, err := time.LoadLocation("Europe/Lisbon")
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 11, 28, 9, 0, 0, 0, zone)
-	for _, tc := range []struct{ text, from, to, words string }{
+	now := lisbonSaturday(t)
+	checkFind(t, now, []findCase{
 		{"what did I do yesterday?", "2026-11-27", "2026-11-27", "yesterday"},
 		{"where did I have dinner last week", "2026-11-16", "2026-11-22", "last week"},
 		{"who did I meet last Saturday?", "2026-11-21", "2026-11-21", "last Saturday"},
@@ -29,16 +25,35 @@ func TestFindPhrases(t *testing.T) {
 		{"last weekend", "2026-11-21", "2026-11-22", "last weekend"},
 		{"3 days ago", "2026-11-25", "2026-11-25", "3 days ago"},
 		{"on Friday", "2026-11-27", "2026-11-27", "on Friday"},
-	} {
+	}, []string{"may I borrow the car", "march for climate", "sunday roast recipe", "room 5", "dentist", "2026-13-01"})
+	// (Month names that are words, bare weekdays and numbers are not times.)
+}
+
+// findCase is a text and the days Find must read in it, from its words.
+type findCase struct{ text, from, to, words string }
+
+// lisbonSaturday is Saturday 28 November 2026, 09:00 in Lisbon.
+func lisbonSaturday(t *testing.T) time.Time {
+	zone, err := time.LoadLocation("Europe/Lisbon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return time.Date(2026, 11, 28, 9, 0, 0, 0, zone)
+}
+
+// checkFind checks Find on each phrase, and that none of the texts is a
+// time.
+func checkFind(t *testing.T, now time.Time, phrases []findCase, none []string) {
+	t.Helper()
+	for _, tc := range phrases {
 		s, ok := Find(tc.text, now)
 		if !ok || s.From != tc.from || s.To != tc.to || s.Words(tc.text) != tc.words {
 			t.Errorf("Find(%q) = %+v %v (%q), want %s..%s from %q", tc.text, s, ok, s.Words(tc.text), tc.from, tc.to, tc.words)
 		}
 	}
-	// Month names that are words, bare weekdays and numbers are not times.
-	for _, text := range []string{"may I borrow the car", "march for climate", "sunday roast recipe", "room 5", "dentist", "2026-13-01"} {
+	for _, text := range none {
 		if s, ok := Find(text, now); ok {
-			t.Errorf("Find(%q) = %+v, want no time", text, s)
+			t.Errorf("Find(%q) = %+v (%q), want no time", text, s, s.Words(text))
 		}
 	}
 }

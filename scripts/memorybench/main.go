@@ -40,7 +40,7 @@ func main() {
 	}
 	defer os.RemoveAll(home)
 	defer os.RemoveAll(home + "-vault")
-	qs := generate(home)
+	qs, recallQs := generate(home)
 	ctx := context.Background()
 	ix, err := index.Open(ctx, home, func(string) {})
 	if err != nil {
@@ -83,6 +83,9 @@ func main() {
 		fmt.Printf("| %s | %d / %d |\n", c, t.ok, t.n)
 	}
 	fmt.Printf("| all | %d / %d |\n", all.ok, all.n)
+	// The chat's recall, on the same set (its own row: "all" is memory
+	// search's).
+	fmt.Printf("| %s | %d / %d |\n", recallCategory, askRecall(ctx, home, recallQs), len(recallQs))
 }
 
 func fail(err error) {
@@ -173,8 +176,8 @@ func typo(w string) string {
 	return string(r)
 }
 
-func generate(home string) []question {
-	files := map[string]string{"MEMORY.md": "# Memory\n\n## User Facts\n\n- Lives in Lisbon.\n"}
+func generate(home string) ([]question, []recallQuestion) {
+	files := map[string]string{}
 	start := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
 	days := int(now.Sub(start).Hours() / 24) // up to yesterday
 	dayOf := map[string]int{}
@@ -184,6 +187,11 @@ func generate(home string) []question {
 		_, ev := evening(d)
 		files["logs/"+date+".md"] = fmt.Sprintf("# %s\n\n### 08:30\n\n%s\n\n### 19:30\n\n%s\n", date, mornings[d%len(mornings)], ev)
 	}
+	facts, recallQs := recallQuestions(func(date string) (string, string) {
+		_, text := evening(dayOf[date])
+		return "logs/" + date + ".md", text
+	})
+	files["MEMORY.md"] = "# Memory\n\n## User Facts\n\n- Lives in Lisbon.\n" + facts
 	var qs []question
 	// Time: a day named as a person names it; its evening entry must be
 	// among the first hits.
@@ -266,7 +274,7 @@ func generate(home string) []question {
 	if _, err := memory.AddSource(home, "vault", vault); err != nil {
 		fail(err)
 	}
-	return qs
+	return qs, recallQs
 }
 
 func capital(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
