@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"agent/memory/confined"
+	"agent/memory/printable"
 	"agent/memory/secrets"
 )
 
@@ -86,7 +87,7 @@ func appendFact(home, text, section string, beforeRename func(path string)) (App
 	var inSection []string // the section becomes a heading of MEMORY.md: no secret there either
 	section, inSection = secrets.Redact(section)
 	res.Secrets = append(res.Secrets, inSection...)
-	section = strings.Join(strings.Fields(section), " ")
+	section = printable.OneLine(section)
 	if section == "" {
 		section = DefaultSection
 	}
@@ -154,7 +155,7 @@ func appendLogEntry(home string, at time.Time, heading, body string, redact bool
 	date := at.Format("2006-01-02")
 	rel := logsDir + "/" + date + ".md"
 	res := AppendResult{Path: rel}
-	heading = strings.Join(strings.Fields(heading), " ")
+	heading = printable.OneLine(heading)
 	if heading == "" {
 		return res, fmt.Errorf("append to %s: empty heading: %w", rel, ErrInvalid)
 	}

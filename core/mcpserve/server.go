@@ -23,6 +23,7 @@ import (
 	"agent/core/memrev"
 	"agent/core/window"
 	"agent/memory"
+	"agent/memory/printable"
 	"agent/memory/secrets"
 )
 
@@ -243,7 +244,7 @@ func SanitiseName(name string) string {
 			return ' '
 		}
 	}, name)
-	name = strings.Join(strings.Fields(name), " ")
+	name = printable.OneLine(name)
 	if r := []rune(name); len(r) > maxName {
 		name = strings.TrimSpace(string(r[:maxName]))
 	}
@@ -255,7 +256,7 @@ func SanitiseName(name string) string {
 
 // printableQuery quotes a client's text back in a message on one short line.
 func printableQuery(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = printable.OneLine(s)
 	if r := []rune(s); len(r) > 80 {
 		s = string(r[:80]) + "…"
 	}
