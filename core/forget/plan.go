@@ -184,7 +184,7 @@ func (p *Plan) findFiles(home string) error {
 		rel, _ := filepath.Rel(home, path)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == recoveryDir {
+			if rel == RecoveryDir {
 				return filepath.SkipDir
 			}
 			return nil

@@ -17,14 +17,20 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"agent/core/devsync"
 )
 
 // Path is where the streamable HTTP endpoint is served.
 const Path = "/mcp"
 
 // TokenFile holds the generated bearer token, 0600, in the workspace's
-// machine-local files (devsync.Ignored keeps it out of sync).
+// machine-local files (devsync.Ignored keeps it out of sync: see init).
 const TokenFile = ".mcp-serve.token"
+
+// The token stays on this device: core hands sync the names of the files
+// below it (core.LocalFiles); this one, above core, is handed in here.
+func init() { devsync.Local("/" + TokenFile) }
 
 // TokenEnv gives the token instead of the file.
 const TokenEnv = "AGENT_MCP_TOKEN"
