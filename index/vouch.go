@@ -29,11 +29,10 @@ import (
 // make a search faster, never staler. There is still no daemon: nothing
 // starts a watcher but the user.
 const (
-	VouchSocket = ".watch.sock"
-	vouchLock   = ".watch.lock"
-	question    = "fresh?\n"
-	answer      = "fresh\n"
-	unsure      = "unsure\n"
+	vouchLock = ".watch.lock"
+	question  = "fresh?\n"
+	answer    = "fresh\n"
+	unsure    = "unsure\n"
 )
 
 // ErrVouching means another watcher already answers for the workspace.
