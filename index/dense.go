@@ -7,8 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
+
+	"agent/memory/printable"
 )
 
 // Fusion of embeddings into a search (docs/decisions-index.md,
@@ -348,7 +349,7 @@ func (ix *Index) candidateRows(ctx context.Context, ids []int64) ([]*candidate, 
 // lead is the snippet of a hit found by meaning alone: its first words.
 func lead(text string) string {
 	const most = 120
-	r := []rune(strings.Join(strings.Fields(text), " "))
+	r := []rune(printable.OneLine(text))
 	if len(r) <= most {
 		return string(r)
 	}

@@ -21,6 +21,10 @@ import (
 // FileName is the index's file inside the workspace.
 const FileName = "index.db"
 
+// VouchSocket is where a running `agent memory watch` answers whether the
+// index is fresh (vouch.go; Linux only, the name is the workspace's).
+const VouchSocket = ".watch.sock"
+
 // schemaVersion is stored in PRAGMA user_version. Bump it with any change to
 // schema.sql, the tokenizer, or what a chunk holds: an index.db of another
 // version is rebuilt, never migrated (it is derived data).

@@ -326,7 +326,7 @@ func (ix *Index) rebuild(ctx context.Context, progress func(int, int)) (Stats, e
 		return Stats{}, fmt.Errorf("reindex %s: %w", ix.home, err)
 	}
 	sort.Slice(ents, func(i, j int) bool { return ents[i].rel < ents[j].rel })
-	tmp, err := os.CreateTemp(ix.home, tmpPrefix+"*")
+	tmp, err := os.CreateTemp(ix.home, RebuildPrefix+"*")
 	if err != nil {
 		return Stats{}, fmt.Errorf("reindex: %w", err)
 	}
@@ -364,13 +364,13 @@ func (ix *Index) rebuild(ctx context.Context, progress func(int, int)) (Stats, e
 	return st, nil
 }
 
-// tmpPrefix names rebuilds in progress; hidden so the walk ignores them.
-const tmpPrefix = "." + FileName + ".new-"
+// RebuildPrefix names rebuilds in progress; hidden so the walk ignores them.
+const RebuildPrefix = "." + FileName + ".new-"
 
 // removeStaleTemps deletes rebuilds abandoned by a crash a day or more ago
 // (a younger one may belong to a rebuild running in another process).
 func removeStaleTemps(home string) {
-	old, _ := filepath.Glob(filepath.Join(home, tmpPrefix+"*"))
+	old, _ := filepath.Glob(filepath.Join(home, RebuildPrefix+"*"))
 	for _, p := range old {
 		if fi, err := os.Stat(p); err == nil && time.Since(fi.ModTime()) > 24*time.Hour {
 			os.Remove(p)

@@ -307,7 +307,7 @@ func TestFailedRebuildKeepsOldFile(t *testing.T) {
 	if got := search(t, ix, "kiwi", SearchOptions{}); len(got) != 2 {
 		t.Fatalf("old index lost: %v", paths(got))
 	}
-	if left, _ := filepath.Glob(filepath.Join(home, tmpPrefix+"*")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(home, RebuildPrefix+"*")); len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
 }

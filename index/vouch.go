@@ -29,11 +29,10 @@ import (
 // make a search faster, never staler. There is still no daemon: nothing
 // starts a watcher but the user.
 const (
-	vouchSocket = ".watch.sock"
-	vouchLock   = ".watch.lock"
-	question    = "fresh?\n"
-	answer      = "fresh\n"
-	unsure      = "unsure\n"
+	vouchLock = ".watch.lock"
+	question  = "fresh?\n"
+	answer    = "fresh\n"
+	unsure    = "unsure\n"
 )
 
 // ErrVouching means another watcher already answers for the workspace.
@@ -67,7 +66,7 @@ func Vouch(ctx context.Context, home string, fresh func() error) error {
 	}
 	defer unix.Close(dir)
 	// Holding the lock, any socket left here is a dead watcher's.
-	unix.Unlinkat(dir, vouchSocket, 0)
+	unix.Unlinkat(dir, VouchSocket, 0)
 	ln, err := net.Listen("unix", socketPath(home, dir))
 	if err != nil {
 		return fmt.Errorf("vouch for %s: %w", home, err)
@@ -75,7 +74,7 @@ func Vouch(ctx context.Context, home string, fresh func() error) error {
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	// The socket goes before the lock is released (deferred first), so a
 	// new watcher never finds a live socket it did not create.
-	defer unix.Unlinkat(dir, vouchSocket, 0)
+	defer unix.Unlinkat(dir, VouchSocket, 0)
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
 	defer ln.Close()
@@ -157,9 +156,9 @@ func vouched(home string, wait time.Duration) bool {
 // deeper than that the path goes through the handle
 // (/proc/self/fd/N/.watch.sock), which names the same file.
 func socketPath(home string, dir int) string {
-	path := filepath.Join(home, vouchSocket)
+	path := filepath.Join(home, VouchSocket)
 	if len(path) < 108 {
 		return path
 	}
-	return "/proc/self/fd/" + strconv.Itoa(dir) + "/" + vouchSocket
+	return "/proc/self/fd/" + strconv.Itoa(dir) + "/" + VouchSocket
 }

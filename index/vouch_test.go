@@ -92,7 +92,7 @@ func TestVouchedSearchSkipsTheWalk(t *testing.T) {
 	}
 
 	stop()
-	if _, err := os.Stat(filepath.Join(home, vouchSocket)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(home, VouchSocket)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("socket left behind: %v", err)
 	}
 	if got := paths(search(t, ix, "plumber", SearchOptions{Fresh: true})); len(got) != 1 || got[0] != "logs/2026-12-01.md" {
@@ -128,16 +128,16 @@ func TestUnvouchedSearchWalks(t *testing.T) {
 			t.Cleanup(func() { close(release) }) // runs before vouch's stop
 		},
 		"dead watcher's socket": func(t *testing.T, home string, ix *Index) {
-			ln, err := net.Listen("unix", filepath.Join(home, vouchSocket))
+			ln, err := net.Listen("unix", filepath.Join(home, VouchSocket))
 			if err != nil {
 				t.Fatal(err)
 			}
 			ln.(*net.UnixListener).SetUnlinkOnClose(false)
 			ln.Close()
 		},
-		"not a socket": func(t *testing.T, home string, ix *Index) { write(t, home, vouchSocket, "fresh\n") },
+		"not a socket": func(t *testing.T, home string, ix *Index) { write(t, home, VouchSocket, "fresh\n") },
 		"wrong answer": func(t *testing.T, home string, ix *Index) {
-			ln, err := net.Listen("unix", filepath.Join(home, vouchSocket))
+			ln, err := net.Listen("unix", filepath.Join(home, VouchSocket))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +172,7 @@ func TestUnvouchedSearchWalks(t *testing.T) {
 // socket does not stop the next one.
 func TestVouchOnePerWorkspace(t *testing.T) {
 	home := workspace(t, nil)
-	ln, err := net.Listen("unix", filepath.Join(home, vouchSocket))
+	ln, err := net.Listen("unix", filepath.Join(home, VouchSocket))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestVouchLongPath(t *testing.T) {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(filepath.Join(home, vouchSocket)); n < 108 {
+	if n := len(filepath.Join(home, VouchSocket)); n < 108 {
 		t.Fatalf("path only %d bytes: the test needs a longer one", n)
 	}
 	stop := vouch(t, home, func() error { return nil })
@@ -205,7 +205,7 @@ func TestVouchLongPath(t *testing.T) {
 		t.Fatal("no answer through the long path")
 	}
 	stop()
-	if _, err := os.Lstat(filepath.Join(home, vouchSocket)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(filepath.Join(home, VouchSocket)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("socket left behind: %v", err)
 	}
 }
@@ -214,7 +214,7 @@ func TestVouchLongPath(t *testing.T) {
 // says why at once, and searches walk as if there were no watcher.
 func TestVouchCannotListen(t *testing.T) {
 	home := workspace(t, map[string]string{"MEMORY.md": memoryMD})
-	if err := os.Mkdir(filepath.Join(home, vouchSocket), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(home, VouchSocket), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	err := Vouch(context.Background(), home, func() error { return nil })

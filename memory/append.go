@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"agent/memory/confined"
+	"agent/memory/printable"
 	"agent/memory/secrets"
 )
 
@@ -86,7 +87,7 @@ func appendFact(home, text, section string, beforeRename func(path string)) (App
 	var inSection []string // the section becomes a heading of MEMORY.md: no secret there either
 	section, inSection = secrets.Redact(section)
 	res.Secrets = append(res.Secrets, inSection...)
-	section = strings.Join(strings.Fields(section), " ")
+	section = printable.OneLine(section)
 	if section == "" {
 		section = DefaultSection
 	}
@@ -110,7 +111,7 @@ func appendFact(home, text, section string, beforeRename func(path string)) (App
 		plan := planFact(data, lines, section)
 		res.StartLine, res.EndLine = plan.start, plan.end
 		if plan.offset == len(data) {
-			return res, appendJournaled(home, memoryFile, plan.insert)
+			return res, appendUntorn(home, memoryFile, plan.insert)
 		}
 		out := make([]byte, 0, len(data)+len(plan.insert))
 		out = append(append(append(out, data[:plan.offset]...), plan.insert...), data[plan.offset:]...)
@@ -154,7 +155,7 @@ func appendLogEntry(home string, at time.Time, heading, body string, redact bool
 	date := at.Format("2006-01-02")
 	rel := logsDir + "/" + date + ".md"
 	res := AppendResult{Path: rel}
-	heading = strings.Join(strings.Fields(heading), " ")
+	heading = printable.OneLine(heading)
 	if heading == "" {
 		return res, fmt.Errorf("append to %s: empty heading: %w", rel, ErrInvalid)
 	}
@@ -197,7 +198,7 @@ func appendLogEntry(home string, at time.Time, heading, body string, redact bool
 	res.StartLine = n + 1
 	writeLines(&b, lines, "", "", eol)
 	res.EndLine = n + 2 + len(lines)
-	return res, appendJournaled(home, rel, b.Bytes())
+	return res, appendUntorn(home, rel, b.Bytes())
 }
 
 // factPlan is where and what AppendFact writes.
@@ -403,7 +404,7 @@ func lock(home string) (func(), error) {
 	case !ok:
 		return nil, fmt.Errorf("memory files are locked by another process (%s held for %s)", path, lockWait)
 	}
-	// A writer killed mid-append left its journal: finish that note before
+	// A writer killed mid-append left its pending-append record: finish that note before
 	// anything else is written after it.
 	if err := recoverAppend(home); err != nil {
 		fl.Unlock()

@@ -749,7 +749,7 @@ func runtimeWakeups(extraCalls, extraBytes int64) int64 {
 // An append is one write(2) to its file, so a reader of the file (the
 // index, an editor, tail -f) never meets half an entry written and half
 // not. An append that spans a page boundary, which a kill -9 could still
-// cut between pages, is first saved whole in the journal (one more write,
+// cut between pages, is first saved whole in the pending-append record (one more write,
 // to .memory.journal) so the next writer can finish it. The kernel's own
 // count of this thread's write calls says how many each append made. (A
 // reader racing the write is not what is asserted: Linux extends a file's
@@ -805,19 +805,19 @@ func TestAppendIsOneWrite(t *testing.T) {
 		grew := logSize() - logBefore
 		want := int64(1)
 		if grew > 0 && logBefore%page+grew > page {
-			want = 2 // the journal, then the append
+			want = 2 // the record, then the append
 		}
 		appended := sizes() - sizeBefore
 		expected := appended // the bytes the append itself must write
-		if want == 2 {       // and the journal: path, offset, the entry
+		if want == 2 {       // and the record: path, offset, the entry
 			expected += int64(len("logs/2026-11-20.md\n"+strconv.FormatInt(logBefore, 10)+"\n")) + grew
 		}
 		n -= runtimeWakeups(n-want, written-expected)
 		if n != want {
 			t.Errorf("%s: %d write calls (%d bytes written, %d appended), want %d", c.name, n, written, appended, want)
 		}
-		if _, err := os.Stat(filepath.Join(home, journalFile)); !os.IsNotExist(err) {
-			t.Errorf("%s: the journal is left behind: %v", c.name, err)
+		if _, err := os.Stat(filepath.Join(home, PendingAppendFile)); !os.IsNotExist(err) {
+			t.Errorf("%s: the pending-append record is left behind: %v", c.name, err)
 		}
 	}
 }

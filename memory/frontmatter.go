@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"agent/memory/printable"
 	"gopkg.in/yaml.v3"
 )
 
@@ -31,7 +32,7 @@ func readFrontMatter(raw []byte, n int) frontMatter {
 			switch strings.ToLower(strings.TrimSpace(k)) {
 			case "title":
 				if ok {
-					fm.title = strings.Join(strings.Fields(strings.Trim(strings.TrimSpace(v), `"'`)), " ")
+					fm.title = printable.OneLine(strings.Trim(strings.TrimSpace(v), `"'`))
 				}
 				fm.indexed = fm.indexed || fm.title != ""
 			case "tags", "aliases", "keywords":
@@ -53,7 +54,7 @@ func readFrontMatter(raw []byte, n int) frontMatter {
 		switch strings.ToLower(k) {
 		case "title":
 			if s, ok := v.(string); ok {
-				fm.title = strings.Join(strings.Fields(s), " ")
+				fm.title = printable.OneLine(s)
 				fm.indexed = fm.indexed || fm.title != ""
 			}
 		case "tags", "tag", "aliases", "alias", "keywords":

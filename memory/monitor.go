@@ -40,7 +40,9 @@ type Monitor struct {
 	done    chan struct{} // the reader has stopped
 }
 
-const cookiePrefix = ".monitor-cookie-"
+// MonitorCookiePrefix names the files a Monitor makes and removes to mark a
+// point in its stream of events; machine-local, like the monitor itself.
+const MonitorCookiePrefix = ".monitor-cookie-"
 
 // cookieWait bounds the wait for a cookie's event; past it the answer is
 // "changed", which is always safe.
@@ -190,7 +192,7 @@ func (m *Monitor) inSource(ev fsnotify.Event) (in, gone bool) {
 func (m *Monitor) Changed() (bool, error) {
 	m.mu.Lock()
 	m.seq++
-	name := cookiePrefix + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(m.seq)
+	name := MonitorCookiePrefix + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(m.seq)
 	wait := make(chan struct{})
 	m.cookies[name] = wait
 	m.mu.Unlock()

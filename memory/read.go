@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"agent/memory/printable"
 )
 
 // Caps on one read: a tool result goes back into the model's context on the
@@ -303,7 +305,7 @@ var weekdays = map[string]time.Weekday{
 // "last tuesday" (the latest such day before today). Anything else fails
 // with ErrInvalid, saying which forms are accepted.
 func ResolveDay(now time.Time, day string) (time.Time, error) {
-	s := strings.ToLower(strings.Join(strings.Fields(day), " "))
+	s := strings.ToLower(printable.OneLine(day))
 	// Noon keeps day arithmetic clear of daylight-saving jumps.
 	today := time.Date(now.Year(), now.Month(), now.Day(), 12, 0, 0, 0, now.Location())
 	switch s {

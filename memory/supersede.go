@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"agent/memory/printable"
 )
 
 // Supersede marks line (1-based) of MEMORY.md as superseded and puts the
@@ -18,8 +20,8 @@ import (
 // like the old line.
 func Supersede(home string, line int, expect, note, fact string) (AppendResult, error) {
 	res := AppendResult{Path: memoryFile}
-	note = strings.Join(strings.Fields(note), " ")
-	fact = strings.Join(strings.Fields(fact), " ")
+	note = printable.OneLine(note)
+	fact = printable.OneLine(fact)
 	if fact == "" || note == "" {
 		return res, fmt.Errorf("supersede in %s: empty fact or note: %w", memoryFile, ErrInvalid)
 	}

@@ -294,7 +294,7 @@ func speaker(h index.Hit) string {
 // snippet on one line.
 func (a *app) highlight(snippet string) string {
 	var b strings.Builder
-	rest := strings.Join(strings.Fields(snippet), " ")
+	rest := printable.OneLine(snippet)
 	for {
 		i := strings.Index(rest, index.MarkStart)
 		if i < 0 {

@@ -201,7 +201,7 @@ func (a *app) printReminders(list []reminders.Reminder, loc *time.Location) erro
 				// overdue reminder looked like one still ahead.
 				due, status = a.ansi("31", due), "overdue"
 			}
-			tw.row(strconv.FormatInt(r.ID, 10), due, status, printable.Escape(strings.Join(strings.Fields(r.Text), " ")))
+			tw.row(strconv.FormatInt(r.ID, 10), due, status, printable.Escape(printable.OneLine(r.Text)))
 		}
 		return tw.flush()
 	default:

@@ -65,7 +65,7 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 	}
 	// The line history holds what the user typed: private, as the rest of
 	// the workspace (the line editor would create it with the umask's mode).
-	history := filepath.Join(s.ws.Home, ".chat_history")
+	history := filepath.Join(s.ws.Home, core.ChatHistoryFile)
 	if f, err := os.OpenFile(history, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 		f.Close()
 	}

@@ -8,6 +8,8 @@ package devsync
 import (
 	"path"
 	"strings"
+
+	"agent/memory/printable"
 )
 
 // ConflictMark opens the block a merge writes where both devices changed
@@ -142,7 +144,7 @@ func splitSections(lines []string) []section {
 	seen := map[string]int{}
 	for _, l := range lines {
 		if strings.HasPrefix(l, "## ") {
-			key := strings.ToLower(strings.Join(strings.Fields(l[3:]), " "))
+			key := strings.ToLower(printable.OneLine(l[3:]))
 			// A heading used twice is told apart by its rank, so each
 			// instance merges with its own counterpart.
 			seen[key]++

@@ -21,24 +21,15 @@ import (
 // Ignored is what .gitignore keeps out of the shared history: files that
 // are disposable (the index, rebuilt from the notes) or belong to one
 // machine (state.db and its WAL, locks, sockets, the REPL history, the MCP
-// servers' logs, mcp.json and agent mcp serve's token, whose commands and tokens are this machine's,
-// crash-recovery journals, temporary files of atomic writes).
+// servers' logs, mcp.json and agent mcp serve's token, whose commands and
+// tokens are this machine's, crash-recovery files, temporary files of
+// atomic writes). Devsync lists only the names it owns or that are no
+// one file's (locks, copies, temporary files); each other name is declared
+// by the package that owns the file and handed in through Local, which
+// core calls as it starts (core/localfiles.go).
 var Ignored = []string{
-	"/index.db*",
-	"/.index.db.new-*",
-	"/state.db*",
 	"/.*.lock",
-	"/.watch.sock",
-	"/.chat_history",
-	"/.mcp-logs/",
-	"/mcp.json",
-	"/.mcp-serve.token",
-	"/.forget/",
-	"/.memory.journal",
-	"/.import-*",
-	"/.monitor-cookie-*",
 	"/" + rewriteMark,
-	"/.remote-ollama",
 	".*.md[0-9]*",
 	".*.jsonl[0-9]*",
 	"*.tmp",

@@ -19,6 +19,7 @@ import (
 // (the merge driver) and where a test needs sync in its own process (to
 // kill it).
 func TestMain(m *testing.M) {
+	Local(workspaceFiles...)
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case "merge-file":
@@ -40,6 +41,15 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(testhome.Run(m)) // HOME and XDG_CACHE_HOME of its own
+}
+
+// workspaceFiles stand for what core and mcpserve hand in as they start
+// (core.LocalFiles; core's TestOwnedLocalFilesStayLocal checks that list
+// against the owners' names): devsync's tests link neither.
+var workspaceFiles = []string{
+	"/state.db*", "/index.db*", "/.index.db.new-*", "/.watch.sock", "/.chat_history",
+	"/.mcp-logs/", "/mcp.json", "/.mcp-serve.token", "/.forget/", "/.memory.journal",
+	"/.monitor-cookie-*", "/.import-*", "/.remote-ollama",
 }
 
 func testOptions(home, remote string) Options {

@@ -22,14 +22,14 @@ import (
 	"agent/soul/revisions"
 )
 
-// recoveryDir holds a forget in progress, for crash recovery: the new
+// RecoveryDir holds a forget in progress, for crash recovery: the new
 // content of every file it rewrites, staged, and journal.json saying where
 // each goes (the on-disk names stay as older versions wrote them). Nothing
 // in it holds the phrase. Not to be confused with core/journal's
 // per-device record journals, which a forget also rewrites (journals).
 const (
-	recoveryDir  = ".forget"
-	recoveryFile = recoveryDir + "/journal.json"
+	RecoveryDir  = ".forget"
+	recoveryFile = RecoveryDir + "/journal.json"
 )
 
 // recovery is a forget in progress. It is committed when state.db holds a
@@ -82,7 +82,7 @@ func (p *Plan) Apply(ctx context.Context, home string, db *sql.DB, ix Index, now
 	for _, u := range p.units {
 		j.Units = append(j.Units, hex.EncodeToString(u))
 	}
-	if err := os.MkdirAll(filepath.Join(home, recoveryDir), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Join(home, RecoveryDir), 0o700); err != nil {
 		return Result{}, fmt.Errorf("forget: %w", err)
 	}
 	for i, e := range p.files {
@@ -270,7 +270,7 @@ func Recover(ctx context.Context, home string, db *sql.DB, ix Index) error {
 // stat): Recover has work to do, and what the index and the files hold may
 // not be what the forget leaves.
 func Interrupted(home string) bool {
-	_, err := os.Stat(filepath.Join(home, recoveryDir))
+	_, err := os.Stat(filepath.Join(home, RecoveryDir))
 	return !errors.Is(err, os.ErrNotExist)
 }
 
@@ -279,8 +279,8 @@ func recoverLocked(ctx context.Context, home string, db *sql.DB, ix Index) error
 	b, err := os.ReadFile(filepath.Join(home, recoveryFile))
 	if errors.Is(err, os.ErrNotExist) {
 		// A recovery file never written: staged files alone are left-overs.
-		if _, err := os.Stat(filepath.Join(home, recoveryDir)); err == nil {
-			return os.RemoveAll(filepath.Join(home, recoveryDir))
+		if _, err := os.Stat(filepath.Join(home, RecoveryDir)); err == nil {
+			return os.RemoveAll(filepath.Join(home, RecoveryDir))
 		}
 		return nil
 	}
@@ -291,7 +291,7 @@ func recoverLocked(ctx context.Context, home string, db *sql.DB, ix Index) error
 	if err := json.Unmarshal(b, &j); err != nil {
 		// A recovery file is put in place whole (rename): one that does not
 		// parse was not ours to finish.
-		return fmt.Errorf("forget: %s is damaged (%v); look at it, then remove %s", recoveryFile, err, recoveryDir)
+		return fmt.Errorf("forget: %s is damaged (%v); look at it, then remove %s", recoveryFile, err, RecoveryDir)
 	}
 	done, err := forgotten.Committed(ctx, db, j.ID)
 	if err != nil {
@@ -312,7 +312,7 @@ func recoverLocked(ctx context.Context, home string, db *sql.DB, ix Index) error
 
 // rollBack removes what a forget that did not commit staged.
 func rollBack(home string, j recovery) error {
-	if err := os.RemoveAll(filepath.Join(home, recoveryDir)); err != nil {
+	if err := os.RemoveAll(filepath.Join(home, RecoveryDir)); err != nil {
 		return fmt.Errorf("forget: roll back: %w", err)
 	}
 	return syncDir(home)
@@ -322,7 +322,7 @@ func rollBack(home string, j recovery) error {
 // checkpoints state.db, then removes the journal. Each step can run again.
 func rollForward(ctx context.Context, home string, db *sql.DB, ix Index, j recovery) error {
 	for _, f := range j.Files {
-		staged := filepath.Join(home, recoveryDir, f.Staged)
+		staged := filepath.Join(home, RecoveryDir, f.Staged)
 		if _, err := os.Stat(staged); errors.Is(err, os.ErrNotExist) {
 			continue // renamed before a kill
 		}
@@ -370,7 +370,7 @@ func rollForward(ctx context.Context, home string, db *sql.DB, ix Index, j recov
 	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		return fmt.Errorf("checkpoint state.db: %w", err)
 	}
-	if err := os.RemoveAll(filepath.Join(home, recoveryDir)); err != nil {
+	if err := os.RemoveAll(filepath.Join(home, RecoveryDir)); err != nil {
 		return err
 	}
 	return syncDir(home)
@@ -383,7 +383,7 @@ func stage(home, rel, name string, data []byte) error {
 	if st, err := os.Stat(filepath.Join(home, filepath.FromSlash(rel))); err == nil {
 		mode = st.Mode().Perm()
 	}
-	path := filepath.Join(home, recoveryDir, name)
+	path := filepath.Join(home, RecoveryDir, name)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
 	if err != nil {
 		return fmt.Errorf("forget: stage %s: %w", rel, err)
@@ -413,7 +413,7 @@ func writeRecovery(home string, j recovery) error {
 	if err := renameio.WriteFile(filepath.Join(home, recoveryFile), b, 0o600); err != nil {
 		return fmt.Errorf("forget: journal: %w", err)
 	}
-	return syncDir(filepath.Join(home, recoveryDir))
+	return syncDir(filepath.Join(home, RecoveryDir))
 }
 
 func syncDir(dir string) error {

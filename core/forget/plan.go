@@ -198,7 +198,7 @@ func (p *Plan) findFiles(ctx context.Context, home string) error {
 		rel, _ := filepath.Rel(home, path)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == recoveryDir {
+			if rel == RecoveryDir {
 				return filepath.SkipDir
 			}
 			return nil

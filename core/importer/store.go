@@ -87,9 +87,9 @@ type Result struct {
 	Counts     Counts    `json:"kinds"`         // the export's messages and their parts, by kind
 }
 
-// stagingPrefix names an import's files before they are in place: hidden, so
+// StagingPrefix names an import's files before they are in place: hidden, so
 // the index does not read them; recover finishes or discards them.
-const stagingPrefix = ".import-"
+const StagingPrefix = ".import-"
 
 // Import writes p's new conversations, and the new messages of those
 // imported before, as files under imports/, all or nothing: they are
@@ -291,7 +291,7 @@ func messageIDs(msgs []Message) string {
 
 // stagingDir is where import id writes its files before they are placed.
 func stagingDir(id int64) string {
-	return path.Join(memory.ImportsDir, stagingPrefix+strconv.FormatInt(id, 10))
+	return path.Join(memory.ImportsDir, StagingPrefix+strconv.FormatInt(id, 10))
 }
 
 // importItem is one file an import wrote, as recorded.
@@ -409,7 +409,7 @@ func recoverStaged(ctx context.Context, db *sql.DB, home string) error {
 		return fmt.Errorf("import: %w", err)
 	}
 	for _, n := range names {
-		rest, ok := strings.CutPrefix(n, stagingPrefix)
+		rest, ok := strings.CutPrefix(n, StagingPrefix)
 		if !ok {
 			continue
 		}

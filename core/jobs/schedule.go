@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/robfig/cron/v3"
+
+	"agent/memory/printable"
 )
 
 // minEvery is the shortest "every D": the system scheduler wakes the tick
@@ -28,7 +30,7 @@ type Schedule struct {
 // ParseSchedule reads a schedule: a cron line ("0 8 * * *"), a descriptor
 // ("@daily", "@weekly"), or "every D" / "@every D" with D at least a minute.
 func ParseSchedule(spec string, loc *time.Location) (Schedule, error) {
-	spec = strings.Join(strings.Fields(spec), " ")
+	spec = printable.OneLine(spec)
 	if spec == "" {
 		return Schedule{}, invalidf("empty schedule: use e.g. \"0 8 * * *\", @daily or \"every 1h\"")
 	}

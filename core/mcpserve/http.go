@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -14,17 +15,24 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"agent/core/devsync"
 )
 
 // Path is where the streamable HTTP endpoint is served.
 const Path = "/mcp"
 
 // TokenFile holds the generated bearer token, 0600, in the workspace's
-// machine-local files (devsync.Ignored keeps it out of sync).
+// machine-local files (devsync.Ignored keeps it out of sync: see init).
 const TokenFile = ".mcp-serve.token"
+
+// The token stays on this device: core hands sync the names of the files
+// below it (core.LocalFiles); this one, above core, is handed in here.
+func init() { devsync.Local("/" + TokenFile) }
 
 // TokenEnv gives the token instead of the file.
 const TokenEnv = "AGENT_MCP_TOKEN"
@@ -112,22 +120,10 @@ func Token(home, env string) (token string, created bool, err error) {
 		return env, false, nil
 	}
 	path := filepath.Join(home, TokenFile)
-	if fi, err := os.Lstat(path); err == nil {
-		if !fi.Mode().IsRegular() {
-			return "", false, fmt.Errorf("%s is not a regular file; remove it to have a new token made", path)
-		}
-		if fi.Mode().Perm()&0o077 != 0 {
-			return "", false, fmt.Errorf("%s can be read by others (mode %v); remove it to have a new token made", path, fi.Mode().Perm())
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return "", false, err
-		}
-		if t := strings.TrimSpace(string(b)); len(t) >= minToken {
-			return t, false, nil
-		}
-		return "", false, fmt.Errorf("%s holds no token; remove it to have a new one made", path)
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	switch t, err := readToken(path); {
+	case err == nil:
+		return t, false, nil
+	case !errors.Is(err, fs.ErrNotExist):
 		return "", false, err
 	}
 	var raw [32]byte
@@ -143,6 +139,48 @@ func Token(home, env string) (token string, created bool, err error) {
 	}
 	return token, true, nil
 }
+
+// readToken reads the kept token. The file is opened without following a
+// link (and without blocking on a fifo), and the opened file itself is
+// checked: a check by path and then a read by path could read a link
+// swapped in between.
+func readToken(path string) (string, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return "", fmt.Errorf("%s is not a regular file; remove it to have a new token made", path)
+	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	tokenOpened()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file; remove it to have a new token made", path)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("%s can be read by others (mode %v); remove it to have a new token made", path, fi.Mode().Perm())
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxTokenFile))
+	if err != nil {
+		return "", err
+	}
+	if t := strings.TrimSpace(string(b)); len(t) >= minToken {
+		return t, nil
+	}
+	return "", fmt.Errorf("%s holds no token; remove it to have a new one made", path)
+}
+
+// maxTokenFile bounds what is read of the token file (a token is 64 hex
+// digits and a newline).
+const maxTokenFile = 4096
+
+// tokenOpened runs between opening the token file and reading it: a test
+// swaps the path for a link there.
+var tokenOpened = func() {}
 
 // writeNew writes data to path whole (temp file, fsync, then a hard link,
 // which fails if path exists): two servers started at once keep one token.

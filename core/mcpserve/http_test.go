@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"agent/core"
+	"agent/core/devsync"
 	"agent/core/mcpserve"
 )
 
@@ -254,5 +255,13 @@ func TestToken(t *testing.T) {
 		if tok := <-got; tok != first {
 			t.Errorf("two tokens: %q and %q", first, tok)
 		}
+	}
+}
+
+// The serve token is this device's: sync never shares it (it is handed to
+// devsync here, core being below mcpserve).
+func TestTokenFileStaysLocal(t *testing.T) {
+	if !devsync.LocalOnly(mcpserve.TokenFile) {
+		t.Errorf("%s is shared by sync", mcpserve.TokenFile)
 	}
 }

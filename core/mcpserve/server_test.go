@@ -347,3 +347,33 @@ func TestSanitiseName(t *testing.T) {
 		}
 	}
 }
+
+// A search speaks to another program's model: its header is its own, not
+// the chat's, which calls the assistant's words the reader's own.
+func TestSearchHeaderIsTheServersOwn(t *testing.T) {
+	home, db := workspace(t)
+	cs := serve(t, home, db, "codex", false)
+	if _, err := memory.AppendLog(home, fixed, "We planned the trip to Lisbon with Maria."); err != nil {
+		t.Fatal(err)
+	}
+	out := mustCall(t, cs, mcpserve.ToolSearch, map[string]any{"query": "Lisbon"})
+	if !strings.HasPrefix(out, mcpserve.SearchHeader) || strings.Contains(out, "your own") || !strings.Contains(out, "trip to Lisbon") {
+		t.Errorf("search's header:\n%s", out)
+	}
+}
+
+// A fact and a note are trimmed alike: white space a client pads its text
+// with (Unicode's too) lands in neither.
+func TestFactAndNoteAreTrimmedAlike(t *testing.T) {
+	home, db := workspace(t)
+	cs := serve(t, home, db, "codex", false)
+	const padded = "\u00a0\u3000 Likes green tea \u3000\n"
+	mustCall(t, cs, mcpserve.ToolRemember, map[string]any{"text": padded, "kind": "fact"})
+	mustCall(t, cs, mcpserve.ToolRemember, map[string]any{"text": padded, "kind": "note"})
+	if mem := readFile(t, home, "MEMORY.md"); !strings.Contains(mem, "\n- Likes green tea (via codex)\n") {
+		t.Errorf("the fact:\n%q", mem)
+	}
+	if log := readFile(t, home, "logs/2026-11-28.md"); !strings.Contains(log, "### 10:02 · via codex\n\nLikes green tea\n") {
+		t.Errorf("the note:\n%q", log)
+	}
+}

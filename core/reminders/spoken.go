@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"agent/memory/printable"
 )
 
 // spokenRe is a day as people say it, then a time of day, either may be
@@ -36,7 +38,7 @@ func parseSpoken(s string, base, now time.Time) (t time.Time, ok bool) {
 	if m == nil || m[1] == "" && m[2] == "" {
 		return time.Time{}, false
 	}
-	day := strings.ToLower(strings.Join(strings.Fields(m[1]), " "))
+	day := strings.ToLower(printable.OneLine(m[1]))
 	hour, minute := -1, 0
 	switch c := strings.ToLower(m[2]); {
 	case c == "noon":

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// A writer killed mid-append (simulated: its journal in place, half its
+// A writer killed mid-append (simulated: its pending-append record in place, half its
 // bytes in the log) is finished by the next writer before anything else,
 // so the note is whole and the log append-only.
 func TestTornAppendIsRolledForward(t *testing.T) {
@@ -21,7 +21,7 @@ func TestTornAppendIsRolledForward(t *testing.T) {
 	path := filepath.Join(home, rel)
 	before, _ := os.ReadFile(path)
 	note := "\n### 09:31\n\n" + strings.Repeat("a long line of the torn note\n", 400)
-	if err := writeJournal(home, rel, int64(len(before)), []byte(note)); err != nil {
+	if err := writePendingAppend(home, rel, int64(len(before)), []byte(note)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, append(before, note[:5000]...), 0o600); err != nil { // the kill landed here
@@ -34,12 +34,12 @@ func TestTornAppendIsRolledForward(t *testing.T) {
 	if !strings.HasPrefix(string(got), string(before)+note) || !strings.Contains(string(got[len(before)+len(note):]), "after the crash") {
 		t.Fatalf("the torn note was not finished before the next one:\n%s", clip(string(got)))
 	}
-	if _, err := os.Stat(filepath.Join(home, journalFile)); !os.IsNotExist(err) {
-		t.Errorf("journal left behind: %v", err)
+	if _, err := os.Stat(filepath.Join(home, PendingAppendFile)); !os.IsNotExist(err) {
+		t.Errorf("pending-append record left behind: %v", err)
 	}
 }
 
-// What follows the recorded offset but is not the journal's own bytes (an
+// What follows the recorded offset but is not the record's own bytes (an
 // editor wrote there since) is left alone, and so is a note that landed whole.
 func TestJournalLeavesOthersBytesAlone(t *testing.T) {
 	home := t.TempDir()
@@ -52,7 +52,7 @@ func TestJournalLeavesOthersBytesAlone(t *testing.T) {
 	before, _ := os.ReadFile(path)
 	note := strings.Repeat("our note\n", 1000)
 	for _, tail := range []string{"the user's own words\n", note} {
-		if err := writeJournal(home, rel, int64(len(before)), []byte(note)); err != nil {
+		if err := writePendingAppend(home, rel, int64(len(before)), []byte(note)); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, append(append([]byte(nil), before...), tail...), 0o600); err != nil {
