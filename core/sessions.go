@@ -20,6 +20,8 @@ import (
 type Session struct {
 	ID        int64     `json:"-"`
 	Name      string    `json:"name"`
+	Title     string    `json:"title"`  // from its first message's words; "" until one has words
+	Status    string    `json:"status"` // SessionAnswered, SessionUnanswered or SessionEmpty
 	Model     string    `json:"model"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
@@ -61,13 +63,19 @@ const (
 	// The turn count is kept on the session (migration 0003); the last
 	// messages are found walking back the session's messages by index,
 	// a few rows whatever its length.
-	sqlSessionSelect = `SELECT s.id, s.name, s.model, s.created_at, s.updated_at, s.turns,
+	sqlSessionSelect = `SELECT s.id, s.name, s.title, s.model, s.created_at, s.updated_at, s.turns,
 		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY id DESC LIMIT 1), ''),
 		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant' AND m.content != '' ORDER BY id DESC LIMIT 1), '')
 		FROM sessions s`
 	sqlSessionByName = sqlSessionSelect + ` WHERE s.name = ?`
+	// A title names a session as well as its name does, which wins.
+	sqlSessionByTitle = sqlSessionSelect + ` WHERE s.title = ?1 AND NOT EXISTS (SELECT 1 FROM sessions WHERE name = ?1)`
 	sqlSessionLatest = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
 	sqlSessionList   = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
+	// The answered sessions, and how many are not.
+	sqlAnswered         = `EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant' AND m.content != '')`
+	sqlSessionListReply = sqlSessionSelect + ` WHERE ` + sqlAnswered + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
+	sqlSessionsNoReply  = `SELECT count(*) FROM sessions s WHERE NOT ` + sqlAnswered
 	sqlSessionInsert = `INSERT INTO sessions (name, model, created_at, updated_at) VALUES (?, ?, ?, ?)`
 	// One statement, so SQLite's write lock makes the pick and the insert
 	// atomic: the base name if free, else base-N for one more than the
@@ -113,10 +121,11 @@ const (
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created, updated string
-	err := row.Scan(&s.ID, &s.Name, &s.Model, &created, &updated, &s.Turns, &s.LastUser, &s.LastAssistant)
+	err := row.Scan(&s.ID, &s.Name, &s.Title, &s.Model, &created, &updated, &s.Turns, &s.LastUser, &s.LastAssistant)
 	if err != nil {
 		return s, err
 	}
+	s.Status = sessionStatus(s)
 	s.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
 	s.UpdatedAt, _ = time.Parse(time.RFC3339Nano, updated)
 	return s, nil
@@ -133,9 +142,13 @@ func (st *Sessions) one(ctx context.Context, query string, args ...any) (Session
 	return s, nil
 }
 
-// Get returns the session called name.
+// Get returns the session called name, or titled name when no session is
+// called so.
 func (st *Sessions) Get(ctx context.Context, name string) (Session, error) {
 	s, err := st.one(ctx, sqlSessionByName, name)
+	if errors.Is(err, ErrNoSession) {
+		s, err = st.one(ctx, sqlSessionByTitle, name)
+	}
 	if errors.Is(err, ErrNoSession) {
 		return s, fmt.Errorf("%w %q (list them with: agent sessions list)", ErrNoSession, name)
 	}
@@ -188,7 +201,25 @@ func (st *Sessions) LastRequest(ctx context.Context, s Session) (request string,
 
 // List returns up to limit sessions, most recent first.
 func (st *Sessions) List(ctx context.Context, limit int) ([]Session, error) {
-	rows, err := st.db.QueryContext(ctx, sqlSessionList, limit)
+	return st.list(ctx, sqlSessionList, limit)
+}
+
+// ListAnswered is List of the answered sessions only, with how many
+// sessions (unanswered or empty) it leaves out.
+func (st *Sessions) ListAnswered(ctx context.Context, limit int) ([]Session, int, error) {
+	list, err := st.list(ctx, sqlSessionListReply, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	var hidden int
+	if err := st.db.QueryRowContext(ctx, sqlSessionsNoReply).Scan(&hidden); err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
+	}
+	return list, hidden, nil
+}
+
+func (st *Sessions) list(ctx context.Context, query string, limit int) ([]Session, error) {
+	rows, err := st.db.QueryContext(ctx, query, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
@@ -220,7 +251,7 @@ func (st *Sessions) Create(ctx context.Context, name, model string) (Session, er
 		return Session{}, fmt.Errorf("create session %q: %w", name, err)
 	}
 	id, _ := res.LastInsertId()
-	return Session{ID: id, Name: name, Model: model, CreatedAt: now, UpdatedAt: now}, nil
+	return Session{ID: id, Name: name, Model: model, CreatedAt: now, UpdatedAt: now, Status: SessionEmpty}, nil
 }
 
 // CreateAt starts a session named from at's wall clock ("2026-11-22-0930").
@@ -237,7 +268,7 @@ func (st *Sessions) CreateAt(ctx context.Context, at time.Time, model string) (S
 	if err != nil {
 		return Session{}, fmt.Errorf("create session %s: %w", base, err)
 	}
-	s.Model, s.CreatedAt, s.UpdatedAt = model, now, now
+	s.Model, s.CreatedAt, s.UpdatedAt, s.Status = model, now, now, SessionEmpty
 	return s, nil
 }
 
@@ -352,6 +383,12 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 			return 0, fmt.Errorf("store message: %w", err)
 		}
 	}
+	title := ""
+	if m.Role == "user" && s.Title == "" { // the first message with words titles the session
+		if title, err = setTitle(ctx, tx, s.ID, m.Content); err != nil {
+			return 0, fmt.Errorf("store message: %w", err)
+		}
+	}
 	if logged != nil && logged.span.Path != "" { // not logged: the row says so already
 		if _, err := tx.ExecContext(ctx, sqlMessageLogged, logged.span.Path, logged.span.Start, logged.span.End, logged.userID, s.ID); err != nil {
 			return 0, fmt.Errorf("store message: %w", err)
@@ -359,6 +396,9 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
+	}
+	if title != "" {
+		s.Title = title
 	}
 	return res.LastInsertId()
 }
