@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -144,4 +145,27 @@ func backfillTitles(ctx context.Context, tx *sql.Tx, _ string) error {
 		done[m.id] = t != ""
 	}
 	return nil
+}
+
+// Unreplied returns the names of the sessions no reply came in to —
+// unanswered ones (messages, no reply) when unanswered, empty ones (no
+// message) when empty — last active before before: a session active since
+// may be a turn under way, or a chat about to send its first message.
+func (st *Sessions) Unreplied(ctx context.Context, unanswered, empty bool, before time.Time) ([]string, error) {
+	rows, err := st.db.QueryContext(ctx, `SELECT s.name FROM sessions s WHERE NOT `+sqlAnswered+`
+		AND ((?1 AND s.turns > 0) OR (?2 AND s.turns = 0)) AND s.updated_at < ?3 ORDER BY s.id`,
+		unanswered, empty, before.UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		names = append(names, n)
+	}
+	return names, rows.Err()
 }

@@ -70,13 +70,13 @@ const (
 	sqlSessionByName = sqlSessionSelect + ` WHERE s.name = ?`
 	// A title names a session as well as its name does, which wins.
 	sqlSessionByTitle = sqlSessionSelect + ` WHERE s.title = ?1 AND NOT EXISTS (SELECT 1 FROM sessions WHERE name = ?1)`
-	sqlSessionLatest = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
-	sqlSessionList   = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
+	sqlSessionLatest  = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
+	sqlSessionList    = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
 	// The answered sessions, and how many are not.
 	sqlAnswered         = `EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant' AND m.content != '')`
 	sqlSessionListReply = sqlSessionSelect + ` WHERE ` + sqlAnswered + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
 	sqlSessionsNoReply  = `SELECT count(*) FROM sessions s WHERE NOT ` + sqlAnswered
-	sqlSessionInsert = `INSERT INTO sessions (name, model, created_at, updated_at) VALUES (?, ?, ?, ?)`
+	sqlSessionInsert    = `INSERT INTO sessions (name, model, created_at, updated_at) VALUES (?, ?, ?, ?)`
 	// One statement, so SQLite's write lock makes the pick and the insert
 	// atomic: the base name if free, else base-N for one more than the
 	// largest numeric suffix in use (at least 2).
