@@ -18,7 +18,7 @@ import (
 const logPlacesStep = "0009_log_places.go"
 
 // coreSteps are core's migrations in Go (statedb.Set.Steps).
-var coreSteps = map[string]statedb.Step{logPlacesStep: backfillLogPlaces, titlesStep: backfillTitles}
+var coreSteps = map[string]statedb.Step{logPlacesStep: backfillLogPlaces}
 
 // backfillLogPlaces fills, once, where each user message stored before
 // migration 0008 was logged (messages.log_path NULL): by the heading

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -59,92 +58,79 @@ func titleSlug(msg string) string {
 	return b.String()
 }
 
-// setTitle gives session id, if it has none, the title made of msg, made
-// unique with the next free "-N" among titles and names. tx must hold the
-// write lock already (it has written), so the pick and the update are one.
-func setTitle(ctx context.Context, tx *sql.Tx, id int64, msg string) (string, error) {
-	base := titleSlug(msg)
-	if base == "" {
-		return "", nil
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT title FROM sessions WHERE title = ?1 OR title GLOB ?1 || '-[0-9]*'
-		UNION ALL SELECT name FROM sessions WHERE name = ?1 OR name GLOB ?1 || '-[0-9]*'`, base)
+// titles names the sessions by their first user message's words: the
+// title made of them (titleSlug), unique among titles and names, the
+// older session (by id) keeping the plain one and the next "-2", "-3".
+// Derived on each read, never stored: a forget or a compaction that
+// rewrites the message rewrites the title with it, and nothing else holds
+// the words.
+func (st *Sessions) titles(ctx context.Context) (map[int64]string, error) {
+	rows, err := st.db.QueryContext(ctx, sqlSessionFirstWords)
 	if err != nil {
-		return "", err
+		return nil, fmt.Errorf("read session titles: %w", err)
 	}
-	taken, next := false, 2
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			rows.Close()
-			return "", err
-		}
-		if t == base {
-			taken = true
-		} else if n, err := strconv.Atoi(t[len(base)+1:]); err == nil && n >= next {
-			next = n + 1
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return "", err
-	}
-	title := base
-	if taken {
-		title = base + "-" + strconv.Itoa(next)
-	}
-	res, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ?1 WHERE id = ?2 AND title = ''`, title, id)
-	if err != nil {
-		return "", fmt.Errorf("title session: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return "", nil // titled already
-	}
-	return title, nil
-}
-
-// titlesStep is the name of core's migration in Go that titles the
-// sessions stored before migration 0010.
-const titlesStep = "0011_session_titles.go"
-
-// backfillTitles titles, once, each session stored before titles were
-// kept, from its first user message with words, oldest session first (so
-// the older one keeps the plain slug).
-func backfillTitles(ctx context.Context, tx *sql.Tx, _ string) error {
-	rows, err := tx.QueryContext(ctx, `SELECT s.id, m.content FROM sessions s JOIN messages m ON m.session_id = s.id
-		WHERE s.title = '' AND m.role = 'user' ORDER BY s.id, m.id`)
-	if err != nil {
-		return err
-	}
+	defer rows.Close()
 	type first struct {
 		id   int64
-		text string
+		slug string
 	}
-	var msgs []first
+	var firsts []first
+	taken := map[string]bool{}
 	for rows.Next() {
 		var f first
-		if err := rows.Scan(&f.id, &f.text); err != nil {
-			rows.Close()
-			return err
+		var name, text string
+		if err := rows.Scan(&f.id, &name, &text); err != nil {
+			return nil, fmt.Errorf("read session titles: %w", err)
 		}
-		msgs = append(msgs, f)
+		taken[name] = true
+		if f.slug = titleSlug(text); f.slug != "" {
+			firsts = append(firsts, f)
+		}
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return err
+		return nil, fmt.Errorf("read session titles: %w", err)
 	}
-	done := map[int64]bool{}
-	for _, m := range msgs {
-		if done[m.id] {
-			continue
+	out := make(map[int64]string, len(firsts))
+	next := map[string]int{}
+	for _, f := range firsts {
+		t := f.slug
+		for n := max(next[f.slug], 2); taken[t]; n++ {
+			t, next[f.slug] = f.slug+"-"+strconv.Itoa(n), n+1
 		}
-		t, err := setTitle(ctx, tx, m.id, m.text)
-		if err != nil {
-			return err
-		}
-		done[m.id] = t != ""
+		taken[t], out[f.id] = true, t
 	}
-	return nil
+	return out, nil
+}
+
+// withTitles fills the sessions' titles.
+func (st *Sessions) withTitles(ctx context.Context, list []Session) ([]Session, error) {
+	if len(list) == 0 {
+		return list, nil
+	}
+	titles, err := st.titles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		list[i].Title = titles[list[i].ID]
+	}
+	return list, nil
+}
+
+// byTitle returns the session titled title.
+func (st *Sessions) byTitle(ctx context.Context, title string) (Session, error) {
+	titles, err := st.titles(ctx)
+	if err != nil {
+		return Session{}, err
+	}
+	for id, t := range titles {
+		if t == title {
+			s, err := st.one(ctx, sqlSessionByID, id)
+			s.Title = t
+			return s, err
+		}
+	}
+	return Session{}, ErrNoSession
 }
 
 // Unreplied returns the names of the sessions no reply came in to —

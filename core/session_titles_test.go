@@ -2,13 +2,14 @@ package core
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
 )
 
-// A session is titled by its first message with words (slugged, unique
-// among titles), answers to its title where no session has that name,
+// A session is titled by its first message's words (slugged, unique among
+// titles and names), is found by its title where no session has that name,
 // keeps its name, and is listed with its status; the answered-only
 // listing counts what it leaves out.
 func TestSessionTitlesAndStatus(t *testing.T) {
@@ -28,7 +29,6 @@ func TestSessionTitlesAndStatus(t *testing.T) {
 	}
 	e, _ := st.Create(ctx, "when-do-i-fly-to-2", "m") // a name a title must not take
 	a, _ := st.CreateAt(ctx, at, "m")
-	add(&a, "user", "?!")
 	add(&a, "user", "When do I fly to Lisbon? The tickets are in my mail")
 	add(&a, "assistant", "On the tenth.")
 	add(&a, "user", "and back?")
@@ -37,18 +37,21 @@ func TestSessionTitlesAndStatus(t *testing.T) {
 	add(&b, "assistant", "")
 	c, _ := st.CreateAt(ctx, at, "m")
 	for s, want := range map[*Session]string{&a: "when-do-i-fly-to", &b: "when-do-i-fly-to-3", &c: "", &e: ""} {
-		got, err := st.Get(ctx, s.Name)
+		got, err := st.Find(ctx, s.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Title != want || s.Title != want {
-			t.Errorf("session %s titled %q (in memory %q), want %q", s.Name, got.Title, s.Title, want)
+		if got.Title != want {
+			t.Errorf("session %s titled %q, want %q", s.Name, got.Title, want)
 		}
 	}
-	if got, err := st.Get(ctx, "when-do-i-fly-to-3"); err != nil || got.Name != b.Name {
-		t.Errorf("Get by title = %q, %v; want %s", got.Name, err, b.Name)
+	if got, err := st.Find(ctx, "when-do-i-fly-to-3"); err != nil || got.Name != b.Name {
+		t.Errorf("Find by title = %q, %v; want %s", got.Name, err, b.Name)
 	}
-	if got, err := st.Get(ctx, "when-do-i-fly-to-2"); err != nil || got.Name != e.Name {
+	if _, err := st.Get(ctx, "when-do-i-fly-to-3"); !errors.Is(err, ErrNoSession) {
+		t.Errorf("Get (a chat's --session) takes a title: %v", err)
+	}
+	if got, err := st.Find(ctx, "when-do-i-fly-to-2"); err != nil || got.Name != e.Name {
 		t.Errorf("a name wins over a title: got %q, %v", got.Name, err)
 	}
 	list, err := st.List(ctx, 10)
@@ -74,54 +77,35 @@ func TestSessionTitlesAndStatus(t *testing.T) {
 	}
 }
 
-// Sessions stored before titles were kept get theirs once, at the open,
-// from their first message with words, the older session the plain slug.
-func TestOpenTitlesOlderSessions(t *testing.T) {
+// A title is derived from the first message as it stands: a forget that
+// rewrote the message leaves no copy of its words in the title, and the
+// session is found by its new title.
+func TestTitleFollowsTheMessage(t *testing.T) {
 	ctx := context.Background()
-	home := filepath.Join(t.TempDir(), "ws")
-	ws, _, err := Init(ctx, home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := NewSessions(ws.State, time.Now)
-	var names []string
-	for _, texts := range [][]string{{"...", "Call mom on Sunday"}, {"call MOM on sunday!"}, {}} {
-		s, err := st.CreateAt(ctx, time.Now(), "m")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, x := range texts {
-			if _, err := st.Append(ctx, &s, StoredMessage{Role: "user", Content: x}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		names = append(names, s.Name)
-	}
-	// As migration 0010 left them, and as if the step had not run yet.
-	if _, err := ws.State.Exec(`UPDATE sessions SET title = ''`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ws.State.Exec(`DELETE FROM schema_migrations WHERE name = 'core/` + titlesStep + `'`); err != nil {
-		t.Fatal(err)
-	}
-	ws.Close()
-	ws, err = Open(ctx, home)
+	ws, _, err := Init(ctx, filepath.Join(t.TempDir(), "ws"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	st = NewSessions(ws.State, time.Now)
-	for i, want := range []string{"call-mom-on-sunday", "call-mom-on-sunday-2", ""} {
-		s, err := st.Get(ctx, names[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Title != want {
-			t.Errorf("session %d titled %q, want %q", i, s.Title, want)
-		}
+	st := NewSessions(ws.State, time.Now)
+	s, err := st.CreateAt(ctx, time.Now(), "m")
+	if err != nil {
+		t.Fatal(err)
 	}
-	var n int
-	if err := ws.State.QueryRow(`SELECT count(*) FROM schema_migrations WHERE name = 'core/` + titlesStep + `'`).Scan(&n); err != nil || n != 1 {
-		t.Errorf("the step is recorded %d times (%v), want once", n, err)
+	if _, err := st.Append(ctx, &s, StoredMessage{Role: "user", Content: "Marta is expecting a baby"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Find(ctx, "marta-is-expecting-a-baby"); err != nil || got.Name != s.Name {
+		t.Fatalf("Find by title = %q, %v", got.Name, err)
+	}
+	if _, err := ws.State.Exec(`UPDATE messages SET content = '[forgotten] is expecting a baby'`); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Find(ctx, s.Name)
+	if err != nil || got.Title != "forgotten-is-expecting-a-baby" {
+		t.Errorf("after the rewrite the title is %q (%v), want forgotten-is-expecting-a-baby", got.Title, err)
+	}
+	if _, err := st.Find(ctx, "marta-is-expecting-a-baby"); !errors.Is(err, ErrNoSession) {
+		t.Errorf("the old title still finds the session: %v", err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 type Session struct {
 	ID        int64     `json:"-"`
 	Name      string    `json:"name"`
-	Title     string    `json:"title"`  // from its first message's words; "" until one has words
+	Title     string    `json:"title"`  // from its first message's words (listings and Get); "" when it has none
 	Status    string    `json:"status"` // SessionAnswered, SessionUnanswered or SessionEmpty
 	Model     string    `json:"model"`
 	CreatedAt time.Time `json:"created_at"`
@@ -63,15 +63,18 @@ const (
 	// The turn count is kept on the session (migration 0003); the last
 	// messages are found walking back the session's messages by index,
 	// a few rows whatever its length.
-	sqlSessionSelect = `SELECT s.id, s.name, s.title, s.model, s.created_at, s.updated_at, s.turns,
+	sqlSessionSelect = `SELECT s.id, s.name, s.model, s.created_at, s.updated_at, s.turns,
 		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'user' ORDER BY id DESC LIMIT 1), ''),
 		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant' AND m.content != '' ORDER BY id DESC LIMIT 1), '')
 		FROM sessions s`
 	sqlSessionByName = sqlSessionSelect + ` WHERE s.name = ?`
-	// A title names a session as well as its name does, which wins.
-	sqlSessionByTitle = sqlSessionSelect + ` WHERE s.title = ?1 AND NOT EXISTS (SELECT 1 FROM sessions WHERE name = ?1)`
-	sqlSessionLatest  = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
-	sqlSessionList    = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
+	sqlSessionByID   = sqlSessionSelect + ` WHERE s.id = ?`
+	// Every session's name and the start of its first user message, the
+	// words its title is made of (titles), oldest first.
+	sqlSessionFirstWords = `SELECT s.id, s.name, COALESCE((SELECT substr(content, 1, 400) FROM messages m
+		WHERE m.session_id = s.id AND m.role = 'user' ORDER BY id LIMIT 1), '') FROM sessions s ORDER BY s.id`
+	sqlSessionLatest = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
+	sqlSessionList   = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
 	// The answered sessions, and how many are not.
 	sqlAnswered         = `EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant' AND m.content != '')`
 	sqlSessionListReply = sqlSessionSelect + ` WHERE ` + sqlAnswered + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
@@ -121,7 +124,7 @@ const (
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created, updated string
-	err := row.Scan(&s.ID, &s.Name, &s.Title, &s.Model, &created, &updated, &s.Turns, &s.LastUser, &s.LastAssistant)
+	err := row.Scan(&s.ID, &s.Name, &s.Model, &created, &updated, &s.Turns, &s.LastUser, &s.LastAssistant)
 	if err != nil {
 		return s, err
 	}
@@ -142,12 +145,28 @@ func (st *Sessions) one(ctx context.Context, query string, args ...any) (Session
 	return s, nil
 }
 
-// Get returns the session called name, or titled name when no session is
-// called so.
+// Get returns the session called name.
 func (st *Sessions) Get(ctx context.Context, name string) (Session, error) {
 	s, err := st.one(ctx, sqlSessionByName, name)
 	if errors.Is(err, ErrNoSession) {
-		s, err = st.one(ctx, sqlSessionByTitle, name)
+		return s, fmt.Errorf("%w %q (list them with: agent sessions list)", ErrNoSession, name)
+	}
+	return s, err
+}
+
+// Find returns the session called name, or else titled name, with its
+// title: what a person names a session by in sessions show and delete. (A
+// chat's --session is a name only: a new name that is some session's title
+// starts a session, as it always did.)
+func (st *Sessions) Find(ctx context.Context, name string) (Session, error) {
+	s, err := st.one(ctx, sqlSessionByName, name)
+	if errors.Is(err, ErrNoSession) {
+		s, err = st.byTitle(ctx, name)
+	} else if err == nil {
+		var titled []Session
+		if titled, err = st.withTitles(ctx, []Session{s}); err == nil {
+			s = titled[0]
+		}
 	}
 	if errors.Is(err, ErrNoSession) {
 		return s, fmt.Errorf("%w %q (list them with: agent sessions list)", ErrNoSession, name)
@@ -201,13 +220,20 @@ func (st *Sessions) LastRequest(ctx context.Context, s Session) (request string,
 
 // List returns up to limit sessions, most recent first.
 func (st *Sessions) List(ctx context.Context, limit int) ([]Session, error) {
-	return st.list(ctx, sqlSessionList, limit)
+	list, err := st.list(ctx, sqlSessionList, limit)
+	if err != nil {
+		return nil, err
+	}
+	return st.withTitles(ctx, list)
 }
 
 // ListAnswered is List of the answered sessions only, with how many
 // sessions (unanswered or empty) it leaves out.
 func (st *Sessions) ListAnswered(ctx context.Context, limit int) ([]Session, int, error) {
 	list, err := st.list(ctx, sqlSessionListReply, limit)
+	if err == nil {
+		list, err = st.withTitles(ctx, list)
+	}
 	if err != nil {
 		return nil, 0, err
 	}
@@ -383,12 +409,6 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 			return 0, fmt.Errorf("store message: %w", err)
 		}
 	}
-	title := ""
-	if m.Role == "user" && s.Title == "" { // the first message with words titles the session
-		if title, err = setTitle(ctx, tx, s.ID, m.Content); err != nil {
-			return 0, fmt.Errorf("store message: %w", err)
-		}
-	}
 	if logged != nil && logged.span.Path != "" { // not logged: the row says so already
 		if _, err := tx.ExecContext(ctx, sqlMessageLogged, logged.span.Path, logged.span.Start, logged.span.End, logged.userID, s.ID); err != nil {
 			return 0, fmt.Errorf("store message: %w", err)
@@ -396,9 +416,6 @@ func (st *Sessions) appendWith(ctx context.Context, s *Session, m StoredMessage,
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("store message: %w", err)
-	}
-	if title != "" {
-		s.Title = title
 	}
 	return res.LastInsertId()
 }

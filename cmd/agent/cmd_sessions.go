@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -71,7 +72,7 @@ func (a *app) sessionsCommand() *cli.Command {
 					st := core.NewSessions(ws.State, a.now)
 					var s core.Session
 					if cmd.Args().Present() {
-						s, err = st.Get(ctx, cmd.Args().First())
+						s, err = st.Find(ctx, cmd.Args().First())
 					} else {
 						s, err = st.Latest(ctx)
 					}
@@ -154,14 +155,26 @@ func unreplied(cmd *cli.Command) bool { return cmd.Bool("unanswered") || cmd.Boo
 // about to send its first message.
 const unrepliedActive = 10 * time.Minute
 
-// unrepliedSessions is sessions delete's NAME… arguments, with the
-// sessions --unanswered and --empty pick.
+// unrepliedSessions is the names of sessions delete's NAME… arguments
+// (names or titles), with the sessions --unanswered and --empty pick.
 func (a *app) unrepliedSessions(ctx context.Context, ws *core.Workspace, cmd *cli.Command) ([]string, error) {
-	names := cmd.Args().Slice()
+	st := core.NewSessions(ws.State, a.now)
+	var names []string
+	for _, n := range cmd.Args().Slice() { // a title names its session too
+		s, err := st.Find(ctx, n)
+		if errors.Is(err, core.ErrNoSession) {
+			names = append(names, n) // unknown: forget.Sessions says so
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, s.Name)
+	}
 	if !unreplied(cmd) {
 		return names, nil
 	}
-	more, err := core.NewSessions(ws.State, a.now).Unreplied(ctx, cmd.Bool("unanswered"), cmd.Bool("empty"), a.now().Add(-unrepliedActive))
+	more, err := st.Unreplied(ctx, cmd.Bool("unanswered"), cmd.Bool("empty"), a.now().Add(-unrepliedActive))
 	if err != nil {
 		return nil, err
 	}

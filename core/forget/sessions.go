@@ -16,7 +16,7 @@ import (
 	"agent/memory"
 )
 
-// Sessions plans deleting whole sessions — by name (or title), and/or every session
+// Sessions plans deleting whole sessions — by name, and/or every session
 // last active before before (zero: none) — with their messages, stored
 // contexts and requests, compaction summaries, and the turns they logged
 // in logs/ (each entry where its message says it was logged, heading to
@@ -30,8 +30,7 @@ func Sessions(ctx context.Context, home string, db *sql.DB, ix Index, names []st
 	ids := map[string]int64{}
 	for _, n := range names {
 		var id int64
-		// A session answers to its title where no session has that name.
-		err := db.QueryRowContext(ctx, `SELECT id, name FROM sessions WHERE name = ?1 OR title = ?1 ORDER BY name != ?1 LIMIT 1`, n).Scan(&id, &n)
+		err := db.QueryRowContext(ctx, `SELECT id FROM sessions WHERE name = ?1`, n).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, fmt.Errorf("no session %q: %w", n, ErrNotFound)
 		}
