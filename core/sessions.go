@@ -20,6 +20,8 @@ import (
 type Session struct {
 	ID        int64     `json:"-"`
 	Name      string    `json:"name"`
+	Title     string    `json:"title"`  // from its first message's words (listings and Get); "" when it has none
+	Status    string    `json:"status"` // SessionAnswered, SessionUnanswered or SessionEmpty
 	Model     string    `json:"model"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
@@ -66,9 +68,18 @@ const (
 		COALESCE((SELECT content FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant' AND m.content != '' ORDER BY id DESC LIMIT 1), '')
 		FROM sessions s`
 	sqlSessionByName = sqlSessionSelect + ` WHERE s.name = ?`
+	sqlSessionByID   = sqlSessionSelect + ` WHERE s.id = ?`
+	// Every session's name and the start of its first user message, the
+	// words its title is made of (titles), oldest first.
+	sqlSessionFirstWords = `SELECT s.id, s.name, COALESCE((SELECT substr(content, 1, 400) FROM messages m
+		WHERE m.session_id = s.id AND m.role = 'user' ORDER BY id LIMIT 1), '') FROM sessions s ORDER BY s.id`
 	sqlSessionLatest = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT 1`
 	sqlSessionList   = sqlSessionSelect + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
-	sqlSessionInsert = `INSERT INTO sessions (name, model, created_at, updated_at) VALUES (?, ?, ?, ?)`
+	// The answered sessions, and how many are not.
+	sqlAnswered         = `EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'assistant' AND m.content != '')`
+	sqlSessionListReply = sqlSessionSelect + ` WHERE ` + sqlAnswered + ` ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`
+	sqlSessionsNoReply  = `SELECT count(*) FROM sessions s WHERE NOT ` + sqlAnswered
+	sqlSessionInsert    = `INSERT INTO sessions (name, model, created_at, updated_at) VALUES (?, ?, ?, ?)`
 	// One statement, so SQLite's write lock makes the pick and the insert
 	// atomic: the base name if free, else base-N for one more than the
 	// largest numeric suffix in use (at least 2).
@@ -117,6 +128,7 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	if err != nil {
 		return s, err
 	}
+	s.Status = sessionStatus(s)
 	s.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
 	s.UpdatedAt, _ = time.Parse(time.RFC3339Nano, updated)
 	return s, nil
@@ -136,6 +148,26 @@ func (st *Sessions) one(ctx context.Context, query string, args ...any) (Session
 // Get returns the session called name.
 func (st *Sessions) Get(ctx context.Context, name string) (Session, error) {
 	s, err := st.one(ctx, sqlSessionByName, name)
+	if errors.Is(err, ErrNoSession) {
+		return s, fmt.Errorf("%w %q (list them with: agent sessions list)", ErrNoSession, name)
+	}
+	return s, err
+}
+
+// Find returns the session called name, or else titled name, with its
+// title: what a person names a session by in sessions show and delete. (A
+// chat's --session is a name only: a new name that is some session's title
+// starts a session, as it always did.)
+func (st *Sessions) Find(ctx context.Context, name string) (Session, error) {
+	s, err := st.one(ctx, sqlSessionByName, name)
+	if errors.Is(err, ErrNoSession) {
+		s, err = st.byTitle(ctx, name)
+	} else if err == nil {
+		var titled []Session
+		if titled, err = st.withTitles(ctx, []Session{s}); err == nil {
+			s = titled[0]
+		}
+	}
 	if errors.Is(err, ErrNoSession) {
 		return s, fmt.Errorf("%w %q (list them with: agent sessions list)", ErrNoSession, name)
 	}
@@ -188,7 +220,32 @@ func (st *Sessions) LastRequest(ctx context.Context, s Session) (request string,
 
 // List returns up to limit sessions, most recent first.
 func (st *Sessions) List(ctx context.Context, limit int) ([]Session, error) {
-	rows, err := st.db.QueryContext(ctx, sqlSessionList, limit)
+	list, err := st.list(ctx, sqlSessionList, limit)
+	if err != nil {
+		return nil, err
+	}
+	return st.withTitles(ctx, list)
+}
+
+// ListAnswered is List of the answered sessions only, with how many
+// sessions (unanswered or empty) it leaves out.
+func (st *Sessions) ListAnswered(ctx context.Context, limit int) ([]Session, int, error) {
+	list, err := st.list(ctx, sqlSessionListReply, limit)
+	if err == nil {
+		list, err = st.withTitles(ctx, list)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	var hidden int
+	if err := st.db.QueryRowContext(ctx, sqlSessionsNoReply).Scan(&hidden); err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
+	}
+	return list, hidden, nil
+}
+
+func (st *Sessions) list(ctx context.Context, query string, limit int) ([]Session, error) {
+	rows, err := st.db.QueryContext(ctx, query, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
@@ -220,7 +277,7 @@ func (st *Sessions) Create(ctx context.Context, name, model string) (Session, er
 		return Session{}, fmt.Errorf("create session %q: %w", name, err)
 	}
 	id, _ := res.LastInsertId()
-	return Session{ID: id, Name: name, Model: model, CreatedAt: now, UpdatedAt: now}, nil
+	return Session{ID: id, Name: name, Model: model, CreatedAt: now, UpdatedAt: now, Status: SessionEmpty}, nil
 }
 
 // CreateAt starts a session named from at's wall clock ("2026-11-22-0930").
@@ -237,7 +294,7 @@ func (st *Sessions) CreateAt(ctx context.Context, at time.Time, model string) (S
 	if err != nil {
 		return Session{}, fmt.Errorf("create session %s: %w", base, err)
 	}
-	s.Model, s.CreatedAt, s.UpdatedAt = model, now, now
+	s.Model, s.CreatedAt, s.UpdatedAt, s.Status = model, now, now, SessionEmpty
 	return s, nil
 }
 

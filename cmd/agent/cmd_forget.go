@@ -90,15 +90,15 @@ func (a *app) sessionsDeleteCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "delete",
 		Usage:     "delete whole sessions, their logged turns and what was derived from them",
-		ArgsUsage: "NAME…",
-		Flags:     append(forgetFlags(), &cli.StringFlag{Name: "before", Usage: "also every session last active before `DATE` (YYYY-MM-DD, in your time zone, or RFC 3339)"}),
+		ArgsUsage: "[NAME…]",
+		Flags:     append(forgetFlags(), append(unrepliedFlags(), &cli.StringFlag{Name: "before", Usage: "also every session last active before `DATE` (YYYY-MM-DD, in your time zone, or RFC 3339)"})...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			s := cmd.String("before")
 			if _, err := parseBefore(s, time.UTC); err != nil { // refused before anything opens
 				return err
 			}
-			if !cmd.Args().Present() && s == "" {
-				return usagef("sessions delete takes NAME… or --before DATE")
+			if !cmd.Args().Present() && s == "" && !unreplied(cmd) {
+				return usagef("sessions delete takes NAME…, --before DATE, --unanswered or --empty")
 			}
 			ws, ix, err := a.openForForget(ctx)
 			if err != nil {
@@ -108,7 +108,11 @@ func (a *app) sessionsDeleteCommand() *cli.Command {
 			defer ix.Close()
 			// A date is the user's midnight, in the zone every time is shown in.
 			before, _ := parseBefore(s, core.WorkspaceZone(ctx, ws))
-			plan, err := forget.Sessions(ctx, ws.Home, ws.State, ix, cmd.Args().Slice(), before)
+			names, err := a.unrepliedSessions(ctx, ws, cmd)
+			if err != nil {
+				return err
+			}
+			plan, err := forget.Sessions(ctx, ws.Home, ws.State, ix, names, before)
 			if err != nil {
 				return err
 			}

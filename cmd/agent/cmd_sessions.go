@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -20,8 +21,11 @@ func (a *app) sessionsCommand() *cli.Command {
 		Commands: []*cli.Command{
 			{
 				Name:  "list",
-				Usage: "sessions, most recent first",
-				Flags: []cli.Flag{&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 50, Usage: "at most `N` sessions"}},
+				Usage: "answered sessions, most recent first (--all: every one, the unanswered and empty too)",
+				Flags: []cli.Flag{
+					&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 50, Usage: "at most `N` sessions"},
+					&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "also the sessions no reply came in (unanswered) and those with no message (empty)"},
+				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					if cmd.Args().Present() {
 						return usagef("sessions list takes no arguments")
@@ -34,34 +38,22 @@ func (a *app) sessionsCommand() *cli.Command {
 						return err
 					}
 					defer ws.Close()
-					list, err := core.NewSessions(ws.State, a.now).List(ctx, int(cmd.Int("limit")))
+					st := core.NewSessions(ws.State, a.now)
+					var list []core.Session
+					hidden := 0
+					if cmd.Bool("all") {
+						list, err = st.List(ctx, int(cmd.Int("limit")))
+					} else {
+						list, hidden, err = st.ListAnswered(ctx, int(cmd.Int("limit")))
+					}
 					if err != nil {
 						return err
 					}
-					if a.jsonOut {
-						out := make([]sessionJSON, len(list))
-						for i, s := range list {
-							out[i] = newSessionJSON(s)
-						}
-						return a.writeJSON(out)
+					if hidden > 0 { // said to a script too: the list is not all there is
+						a.infof("%s without a reply not listed (see them with --all; clear them with: agent sessions delete --unanswered --empty)",
+							printable.Count(hidden, "session", "sessions"))
 					}
-					if len(list) == 0 {
-						// An empty list is no error: nothing to print, and
-						// a person is told so.
-						a.emptyHint("no sessions yet (start one with: agent chat)")
-						return nil
-					}
-					if !a.io.OutTTY {
-						for _, s := range list {
-							writeTSV(a.io.Out, s.Name, s.UpdatedAt.Format(time.RFC3339), fmt.Sprint(s.Turns), s.Model, s.LastUser)
-						}
-						return nil
-					}
-					tw := a.newTable("SESSION", "LAST ACTIVE", "TURNS", "LAST MESSAGE").timed("LAST ACTIVE")
-					for _, s := range list {
-						tw.row(s.Name, a.personTime(s.UpdatedAt), fmt.Sprint(s.Turns), clip(s.LastUser, 50))
-					}
-					return tw.flush()
+					return a.printSessions(list, hidden)
 				},
 			},
 			{
@@ -80,7 +72,7 @@ func (a *app) sessionsCommand() *cli.Command {
 					st := core.NewSessions(ws.State, a.now)
 					var s core.Session
 					if cmd.Args().Present() {
-						s, err = st.Get(ctx, cmd.Args().First())
+						s, err = st.Find(ctx, cmd.Args().First())
 					} else {
 						s, err = st.Latest(ctx)
 					}
@@ -148,6 +140,79 @@ func (a *app) sessionsCommand() *cli.Command {
 	}
 }
 
+// unrepliedFlags are sessions delete's flags that pick sessions by status.
+func unrepliedFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "unanswered", Usage: "also every session with messages but no reply (a failed or interrupted chat)"},
+		&cli.BoolFlag{Name: "empty", Usage: "also every session with no message"},
+	}
+}
+
+func unreplied(cmd *cli.Command) bool { return cmd.Bool("unanswered") || cmd.Bool("empty") }
+
+// unrepliedActive is how long a session stays out of --unanswered and
+// --empty after its last activity: it may be a turn under way, or a chat
+// about to send its first message.
+const unrepliedActive = 10 * time.Minute
+
+// unrepliedSessions is the names of sessions delete's NAME… arguments
+// (names or titles), with the sessions --unanswered and --empty pick.
+func (a *app) unrepliedSessions(ctx context.Context, ws *core.Workspace, cmd *cli.Command) ([]string, error) {
+	st := core.NewSessions(ws.State, a.now)
+	var names []string
+	for _, n := range cmd.Args().Slice() { // a title names its session too
+		s, err := st.Find(ctx, n)
+		if errors.Is(err, core.ErrNoSession) {
+			names = append(names, n) // unknown: forget.Sessions says so
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, s.Name)
+	}
+	if !unreplied(cmd) {
+		return names, nil
+	}
+	more, err := st.Unreplied(ctx, cmd.Bool("unanswered"), cmd.Bool("empty"), a.now().Add(-unrepliedActive))
+	if err != nil {
+		return nil, err
+	}
+	return append(names, more...), nil
+}
+
+// printSessions writes sessions list's rows: --json, tab-separated when
+// piped (the status and title last, after the columns scripts knew), a
+// table on a terminal.
+func (a *app) printSessions(list []core.Session, hidden int) error {
+	if a.jsonOut {
+		out := make([]sessionJSON, len(list))
+		for i, s := range list {
+			out[i] = newSessionJSON(s)
+		}
+		return a.writeJSON(out)
+	}
+	if len(list) == 0 {
+		// An empty list is no error: nothing to print, and a person is
+		// told so (or was told what is not listed).
+		if hidden == 0 {
+			a.emptyHint("no sessions yet (start one with: agent chat)")
+		}
+		return nil
+	}
+	if !a.io.OutTTY {
+		for _, s := range list {
+			writeTSV(a.io.Out, s.Name, s.UpdatedAt.Format(time.RFC3339), fmt.Sprint(s.Turns), s.Model, s.LastUser, s.Status, s.Title)
+		}
+		return nil
+	}
+	tw := a.newTable("SESSION", "TITLE", "STATUS", "LAST ACTIVE", "TURNS", "LAST MESSAGE").timed("LAST ACTIVE")
+	for _, s := range list {
+		tw.row(s.Name, clip(s.Title, 40), s.Status, a.personTime(s.UpdatedAt), fmt.Sprint(s.Turns), clip(s.LastUser, 50))
+	}
+	return tw.flush()
+}
+
 // clip shortens s to one line of at most n runes for a table cell.
 func clip(s string, n int) string {
 	return printable.Cut(printable.OneLine(s), n)
@@ -157,6 +222,8 @@ func clip(s string, n int) string {
 // timestamps as every command writes them (core.JSONTime).
 type sessionJSON struct {
 	Name          string `json:"name"`
+	Title         string `json:"title"`  // "" until a message with words
+	Status        string `json:"status"` // answered, unanswered or empty
 	Model         string `json:"model"`
 	CreatedAt     string `json:"created_at"`
 	UpdatedAt     string `json:"updated_at"`
@@ -166,6 +233,6 @@ type sessionJSON struct {
 }
 
 func newSessionJSON(s core.Session) sessionJSON {
-	return sessionJSON{Name: s.Name, Model: s.Model, CreatedAt: core.JSONTime(s.CreatedAt), UpdatedAt: core.JSONTime(s.UpdatedAt),
+	return sessionJSON{Name: s.Name, Title: s.Title, Status: s.Status, Model: s.Model, CreatedAt: core.JSONTime(s.CreatedAt), UpdatedAt: core.JSONTime(s.UpdatedAt),
 		Turns: s.Turns, LastUser: s.LastUser, LastAssistant: s.LastAssistant}
 }

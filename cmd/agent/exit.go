@@ -148,7 +148,8 @@ func reportError(w io.Writer, err error) {
 	if sqlitedb.IsCorrupt(err) && !errors.Is(err, core.ErrStateDB) {
 		msg += " (state.db is damaged: agent doctor checks it whole; restore it from a backup)"
 	}
+	cols := errCols(w)
 	for _, line := range strings.Split(msg, "\n") {
-		fmt.Fprintf(w, "agent: %s\n", line)
+		io.WriteString(w, errLines(line, cols))
 	}
 }

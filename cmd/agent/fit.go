@@ -32,7 +32,12 @@ func (s *iostreams) cols() int {
 // wrapWords breaks s into lines of at most width display columns, at spaces
 // (runs of white space become one). A word wider than a line is cut, as
 // the terminal would cut it anyway. Width 0 or less keeps s on one line.
-func wrapWords(s string, width int) []string {
+func wrapWords(s string, width int) []string { return wrapText(s, width, true) }
+
+// wrapText is wrapWords, cutting a word wider than a line only when cut
+// (help and errors keep a long path or address whole: cut, it could not
+// be copied).
+func wrapText(s string, width int, cut bool) []string {
 	words := strings.Fields(s)
 	if width <= 0 {
 		return []string{strings.Join(words, " ")}
@@ -53,7 +58,7 @@ func wrapWords(s string, width int) []string {
 			cur.Reset()
 			curW = 0
 		}
-		for ww > width && !strings.Contains(w, "\x1b") {
+		for cut && ww > width && !strings.Contains(w, "\x1b") {
 			head, rest := printable.Split(w, width)
 			lines = append(lines, head)
 			w, ww = rest, displayWidth(rest)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"regexp"
@@ -115,12 +116,13 @@ func cancelOnSignal(parent context.Context) (context.Context, func()) {
 }
 
 func (a *app) rootCommand() *cli.Command {
+	useHelpPrinter()
 	root := &cli.Command{
 		Name:    "agent",
 		Usage:   "a local-first personal assistant for the terminal",
 		Version: version,
 		Reader:  a.io.In,
-		Writer:  a.io.Out,
+		Writer:  &helpOut{Writer: a.io.Out, cols: a.io.helpCols()},
 		// Help is asked-for data and goes to stdout; everything else unasked
 		// goes to stderr.
 		ErrWriter: a.io.Err,
@@ -332,7 +334,7 @@ func (a *app) opening() core.OpenOptions {
 
 // warnf prints a diagnostic on stderr in the house style.
 func (a *app) warnf(format string, args ...any) {
-	fmt.Fprintf(a.io.Err, "agent: "+format+"\n", args...)
+	io.WriteString(a.io.Err, errLines(fmt.Sprintf(format, args...), errCols(a.io.Err)))
 }
 
 // infof prints progress or a summary on stderr unless --quiet.

@@ -420,7 +420,8 @@ func TestMCPServeOnATerminal(t *testing.T) {
 	h := newHarness(t)
 	h.must("", "-q", "init", "--agent-name", "Atlas", "--user-name", "Igor")
 	p := h.startPTY(nil, "mcp", "serve")
-	p.expect(`agent: serving MCP on standard input and output, for a client that starts this command \(docs/cli-mcp-serve\.md\); Ctrl-D ends`)
+	// Wrapped at spaces to the terminal's 120 columns.
+	p.expect(strings.ReplaceAll(`agent: serving MCP on standard input and output, for a client that starts this command \(docs/cli-mcp-serve\.md\); Ctrl-D ends`, " ", `\s+`))
 	p.send(keyCtrlD)
 	if err := p.wait(); err != nil {
 		t.Errorf("Ctrl-D: %v\n%s", err, p.all())
