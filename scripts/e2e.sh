@@ -641,6 +641,8 @@ e2e_disk_checks() {
 	check "disk, $1: profile show works" code_is 0
 	ag sessions list
 	check "disk, $1: sessions list works" code_is 0
+	ag prompt "what about the harbour?"
+	check "disk, $1: prompt shows what chat would send, recall included" eval 'code_is 0 && out_has "the harbour note"'
 	ag log "one more"
 	check "disk, $1: log says the disk, and that nothing was lost" eval 'code_is 1 && err_has "^agent: $problem: nothing was written, nothing was lost and nothing is damaged" && ! err_has unusable'
 	ag doctor

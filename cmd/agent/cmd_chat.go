@@ -196,6 +196,14 @@ func (a *app) openChat(ctx context.Context, cmd *cli.Command, message string) (*
 	opening := a.opening()
 	opening.Ahead = recall
 	ws, err := core.OpenWith(ctx, home, opening)
+	if err != nil && cmd.Name == "prompt" {
+		// prompt only reads: on a disk that refuses writes it shows what
+		// chat would send from what is there, as search does.
+		ws, err = a.openReadOnlyAfter(ctx, err)
+		if err == nil && mem == nil {
+			recall()
+		}
+	}
 	if err != nil {
 		closeMem()
 		return nil, err

@@ -85,6 +85,7 @@ func checkDiskReads(t *testing.T, home, problem, fix string) {
 		{[]string{"reminders"}, "water the plants"},
 		{[]string{"profile", "show"}, ""},
 		{[]string{"sessions", "list"}, ""},
+		{[]string{"prompt", "what about the harbour?"}, "the harbour note"},
 	} {
 		code, stdout, stderr := runPiped(t, append([]string{"--home", home}, c.args...)...)
 		if code != 0 || !strings.Contains(stdout, c.out) {

@@ -21,6 +21,13 @@ func (a *app) openForReading(ctx context.Context) (*core.Workspace, error) {
 		}
 		return ws, nil
 	}
+	return a.openReadOnlyAfter(ctx, err)
+}
+
+// openReadOnlyAfter opens the workspace read-only when err, an open's
+// failure, was the disk refusing writes, saying so once; any other error
+// is returned as it is.
+func (a *app) openReadOnlyAfter(ctx context.Context, err error) (*core.Workspace, error) {
 	p := core.DiskProblem(err)
 	if p == nil {
 		return nil, err
