@@ -445,7 +445,7 @@ e2e_mcp_serve() {
 		eval 'code_is 0 && out_has "^tools \{\"names\":\[\"memory_read\",\"memory_remember\",\"memory_search\"\],\"chars\":1[0-9]{3}\}$"'
 	check "mcp serve (stdio): remember writes today's log as the client" out_has '^remember \{"isError":false,"text":"saved to logs/[0-9-]+\.md:[0-9]+-[0-9]+ as written by ts-sdk-e2e\."\}$'
 	check "mcp serve (stdio): search finds it, fenced and cited with who wrote it" \
-		out_has '^search \{"isError":false,"text":"Recalled memory: .*<memory source=\\"logs/[0-9-]+\.md:[0-9]+-[0-9]+ › [0-9:]+ · via ts-sdk-e2e\\" date=\\"[0-9-]+\\">\\n.*the e2e otter swims at dawn, said over stdio\\n</memory>'
+		out_has '^search \{"isError":false,"text":"Memory of the user.s personal assistant: .*<memory source=\\"logs/[0-9-]+\.md:[0-9]+-[0-9]+ › [0-9:]+ · via ts-sdk-e2e\\" date=\\"[0-9-]+\\">\\n.*the e2e otter swims at dawn, said over stdio\\n</memory>'
 	check "mcp serve (stdio): read today shows the log, numbered" out_has '^read \{"isError":false,"text":"<memory source=.*[0-9]+\| the kayak is in the boathouse'
 	check "mcp serve (stdio): k out of range is a tool error" out_has '^bad \{"isError":true,"text":"invalid arguments: k must be 1 to 20, got 99"\}$'
 	check "mcp serve (stdio): a path outside is refused" out_has '^outside \{"isError":true,'
