@@ -24,12 +24,13 @@ build:
 test: lint unit fuzz-short e2e
 
 # The limit of one test binary: cmd/agent, the slowest package (transcripts,
-# crash and kill -9 runs, pseudo-terminals), takes 197 s alone on a quiet
-# 2-core machine and 227 s beside the other packages in make test (issue 51;
-# it is now computing, not waiting: 381 s of CPU), and three times that
-# leaves room for a loaded machine. go test's default of 10 minutes was hit
-# at 565 s, waiting rather than computing. A package that comes near the
-# limit is a defect to fix, not a reason to raise it.
+# crash and kill -9 runs, pseudo-terminals), takes 151 s alone on a quiet
+# 2-core machine (279 s of CPU; 197 s and 381 before its transcripts ran
+# race-built only where a command has goroutines of its own) and 253 s in
+# make test on a machine kept busy by two other processes (issue 51), and
+# 12 minutes leaves room beyond that. go test's default of 10 minutes was
+# hit at 565 s, waiting rather than computing. A package that comes near
+# the limit is a defect to fix, not a reason to raise it.
 UNIT_TIMEOUT := 12m
 # A race-built program sleeps atexit_sleep_ms (1000 by default) before it
 # exits, in case a goroutine still running finds a race: a second for every
