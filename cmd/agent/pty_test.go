@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -137,7 +138,15 @@ func (p *ptyProc) wait() error {
 		p.expectEOF()
 		return err
 	case <-time.After(ptyDeadline):
-		p.t.Fatalf("the process did not exit within %v; the terminal shows:\n%q", ptyDeadline, p.all())
+		// SIGQUIT makes a Go program print every goroutine's stack and
+		// exit: what it was stuck on is then in the failure.
+		p.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-p.exit:
+			p.expectEOF()
+		case <-time.After(5 * time.Second):
+		}
+		p.t.Fatalf("the process did not exit within %v; the terminal shows (after SIGQUIT, its goroutines):\n%s", ptyDeadline, p.all())
 		return nil
 	}
 }

@@ -69,10 +69,16 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 	if f, err := os.OpenFile(history, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 		f.Close()
 	}
+	// The line editor's reader stops when this is closed. Its Close does
+	// not close it (it closes only the buffer it puts in front), and waits
+	// for its reader, which may be in the middle of reading a key: the
+	// REPL then hung on the way out until a key came, now and then after
+	// Ctrl-D (TestOutputFitsEightyColumns, under load).
+	stdin := readline.NewCancelableStdin(&pasteReader{r: os.Stdin})
 	rl, err := readline.NewEx(&readline.Config{
 		// A paste arrives as one message however many lines it has
 		// (bracketed paste, turned on below).
-		Stdin:           readline.NewCancelableStdin(&pasteReader{r: os.Stdin}),
+		Stdin:           stdin,
 		Prompt:          a.ansiErr("1;32", "› "),
 		HistoryFile:     history,
 		InterruptPrompt: "^C",
@@ -89,9 +95,14 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		DisableAutoSaveHistory: true,
 	})
 	if err != nil {
+		stdin.Close()
 		return fmt.Errorf("start line editor: %w", err)
 	}
-	defer rl.Close()
+	closeEditor := func() {
+		stdin.Close()
+		rl.Close()
+	}
+	defer closeEditor()
 	if a.io.ErrTTY && os.Getenv("TERM") != "dumb" {
 		// The terminal wraps a paste in markers from now on; it is told to
 		// stop on every way out (return, panic, SIGTERM and SIGHUP end the
@@ -153,7 +164,7 @@ func (a *app) repl(ctx context.Context, s *chatSession) error {
 		select {
 		case <-quit:
 			close(quitting)
-			rl.Close() // ends a Readline in progress with EOF
+			closeEditor() // ends a Readline in progress with EOF
 		case <-ctx.Done():
 		}
 	}()
