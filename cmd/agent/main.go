@@ -28,8 +28,9 @@ func main() {
 
 // app is what every command's action needs: the streams and the global flags.
 type app struct {
-	io  *iostreams
-	now func() time.Time
+	io    *iostreams
+	errMu sync.Mutex // one warnf line at a time on io.Err
+	now   func() time.Time
 	// detachSignals stops SIGINT/SIGTERM from cancelling the command's
 	// context, for the REPL, where Ctrl-C cancels only the reply in progress.
 	detachSignals func()
@@ -332,9 +333,15 @@ func (a *app) opening() core.OpenOptions {
 	}
 }
 
-// warnf prints a diagnostic on stderr in the house style.
+// warnf prints a diagnostic on stderr in the house style. It may be
+// called from another goroutine than the command's (a recall started ahead
+// says the index could not be refreshed while the command prints), so a
+// line is written whole, one at a time.
 func (a *app) warnf(format string, args ...any) {
-	io.WriteString(a.io.Err, errLines(fmt.Sprintf(format, args...), errCols(a.io.Err)))
+	line := errLines(fmt.Sprintf(format, args...), errCols(a.io.Err))
+	a.errMu.Lock()
+	defer a.errMu.Unlock()
+	io.WriteString(a.io.Err, line)
 }
 
 // infof prints progress or a summary on stderr unless --quiet.
