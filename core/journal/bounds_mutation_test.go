@@ -59,11 +59,7 @@ func TestAFullCounterMovesToTheNextMillisecond(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.reopen()
-	var last journal.Entry
-	lines := strings.Split(strings.TrimSpace(b.journalText()), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
-		t.Fatal(err)
-	}
+	last := b.lastEntry()
 	if last.HLC.MS != ahead+1 || last.HLC.C != 0 {
 		t.Errorf("the change after a full counter is stamped %+v, want ms %d counter 0", last.HLC, ahead+1)
 	}

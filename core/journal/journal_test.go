@@ -90,6 +90,17 @@ func (d *device) id() string {
 	return dev.ID
 }
 
+// lastEntry is the last line of the device's journal, decoded.
+func (d *device) lastEntry() journal.Entry {
+	d.t.Helper()
+	var last journal.Entry
+	lines := strings.Split(strings.TrimSpace(d.journalText()), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		d.t.Fatal(err)
+	}
+	return last
+}
+
 func (d *device) journalText() string {
 	b, err := os.ReadFile(filepath.Join(d.home, journal.Dir, d.id()+".jsonl"))
 	if errors.Is(err, fs.ErrNotExist) {
